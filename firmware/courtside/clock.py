@@ -1,0 +1,60 @@
+"""The press timeline: wrap-safe arithmetic on microsecond ticks, in one place.
+
+A Pico's ``time.ticks_us()`` counts modulo 2**30 (about 17.9 minutes) and MicroPython's
+unix port modulo 2**62. Courtside always works modulo 2**30, the board's period, so that
+the simulator and tests meet the same wraparound the board meets. Every comparison of two
+stamps goes through ``diff``; nothing else in the firmware subtracts ticks.
+
+    >>> diff(5, MASK)          # 5 us after the wrap is 6 us later than MASK
+    6
+"""
+
+try:
+    from micropython import const
+except ImportError:  # CPython
+    def const(x):
+        return x
+
+MASK = const(0x3FFFFFFF)  # ticks period 2**30, minus one (2**30 itself is not a small int)
+_HALF = const(0x20000000)
+
+
+def wrap(t):
+    """Reduce any integer microsecond count onto the tick circle."""
+    return t & MASK
+
+
+def add(t, delta):
+    """The tick ``delta`` microseconds after ``t`` (delta may be negative)."""
+    return (t + delta) & MASK
+
+
+def diff(a, b):
+    """Signed microseconds from ``b`` to ``a``; valid while they are < 2**29 us apart.
+
+    Written so that no intermediate leaves the small-int range of a 32-bit port.
+    """
+    d = (a - b) & MASK
+    if d >= _HALF:
+        return d - MASK - 1
+    return d
+
+
+class Timeline:
+    """Unwraps ticks into microseconds since start, for the log.
+
+    ``now(ticks)`` must be called at least once every 2**29 us (about 9 minutes); the main
+    loop calls it on every pass. ``at(stamp)`` places an earlier stamp on the same line.
+    """
+
+    def __init__(self, ticks):
+        self.last = ticks
+        self.elapsed = 0
+
+    def now(self, ticks):
+        self.elapsed += diff(ticks, self.last)
+        self.last = ticks
+        return self.elapsed
+
+    def at(self, stamp):
+        return self.elapsed + diff(stamp, self.last)
