@@ -6,41 +6,105 @@ module checks it and turns it into the numbers the firmware needs. It is plain P
 the laptop validates a map with exactly the rules the board applies.
 
     pins = PinMap(json.load(f))        # raises PinMapError listing every problem
+    pins = parse(text)                 # the same from JSON text; bad JSON is a PinMapError
     pins.button_gpio[4 * box + k]      # k: 0 THROW/UP, 1 DODGE/DOWN, 2 CATCH/LEFT, 3 PASS/RIGHT
     pins.button_gpio[pins.main_id]     # the main-unit button, id 4 * boxes
+    pins.label(id)                     # "box 2 CATCH", "main button"
+    advice(data)                       # warnings that do not make the map invalid
+
+The file's fields are described in hardware/README.md ("The pin map file").
 """
 
 BUTTONS = ("THROW", "DODGE", "CATCH", "PASS")
+ARROWS = ("UP", "DOWN", "LEFT", "RIGHT")  # the same four buttons in Deathball
 MAX_BOXES = 4
 
-# GPIOs brought out on each board; the others are wired on the board itself
-# (GP23 SMPS mode / wireless, GP24 VBUS sense, GP25 LED / wireless, GP29 VSYS sense).
+# GPIOs brought out to the edge pins of each board. All four boards expose the same 26.
+_EDGE = tuple(range(23)) + (26, 27, 28)
 BOARDS = {
-    "pico": tuple(range(23)) + (26, 27, 28),
-    "pico_w": tuple(range(23)) + (26, 27, 28),
-    "pico2": tuple(range(23)) + (26, 27, 28),
+    "pico": _EDGE,
+    "pico_w": _EDGE,
+    "pico2": _EDGE,
+    "pico2_w": _EDGE,
 }
-RESERVED = {23: "SMPS power-save / wireless power", 24: "VBUS sense / wireless data",
-            25: "on-board LED / wireless chip select", 29: "VSYS sense / wireless clock"}
+
+# GPIOs wired to something on the board itself, and what. A button there cannot work: the
+# part on the board holds the line, so the internal pull-up cannot bring it high.
+_PLAIN = {
+    23: "drives the power regulator's power-save input",
+    24: "senses VBUS through a resistor divider to GND",
+    25: "drives the on-board LED through a resistor to GND",
+    29: "measures VSYS through a resistor divider to GND",
+}
+_WIRELESS = {
+    23: "switches the wireless chip's power",
+    24: "carries the wireless chip's data line",
+    25: "is the wireless chip's select line",
+    29: "is the wireless chip's clock (and VSYS sense)",
+}
+RESERVED_BY = {"pico": _PLAIN, "pico2": _PLAIN, "pico_w": _WIRELESS, "pico2_w": _WIRELESS}
+RESERVED = _PLAIN  # board-independent view kept for older callers
+
+# Edge GPIOs whose input pad has a usable internal pull-up (all of them on these boards;
+# a board where a pin lacks one lists it here without that pin).
+PULL_UP = {
+    "pico": _EDGE,
+    "pico_w": _EDGE,
+    "pico2": _EDGE,
+    "pico2_w": _EDGE,
+}
+
+# Cable between the main unit and a box: what each contact of the connector carries.
+CABLE_ROLES = BUTTONS + ("LED", "GND", "spare")
 
 
 class PinMapError(ValueError):
     def __init__(self, problems):
-        ValueError.__init__(self, "bad pin map: " + "; ".join(problems))
+        super().__init__("bad pin map: " + "; ".join(problems))
         self.problems = problems
 
 
-def _gpio(where, value, board, problems):
-    if type(value) is not int or isinstance(value, bool):
+def _is_int(value):
+    return type(value) is int and not isinstance(value, bool)
+
+
+def _gpio(where, value, board, button, problems):
+    """The GPIO number if it may carry this role on this board, else None (and a problem)."""
+    if not _is_int(value) or value < 0:
         problems.append("%s: pin must be a GPIO number, not %r" % (where, value))
         return None
-    if value in RESERVED:
-        problems.append("%s: GP%d is reserved on the board (%s)" % (where, value, RESERVED[value]))
+    reserved = RESERVED_BY[board]
+    if button and (value in reserved or (value in BOARDS[board] and value not in PULL_UP[board])):
+        why = reserved.get(value, "has no internal pull-up on this board")
+        problems.append("%s: GP%d is not a pull-up-capable input for a button on the %s (it %s)"
+                        % (where, value, board, why))
         return None
-    if value not in BOARDS.get(board, ()):
-        problems.append("%s: GP%d is not a GPIO the %s brings out" % (where, value, board))
+    if value in reserved:
+        problems.append("%s: GP%d is reserved on the %s (it %s)" % (where, value, board, reserved[value]))
+        return None
+    if value not in BOARDS[board]:
+        problems.append("%s: GP%d is not a GPIO the %s brings out (usable: GP0-GP22, GP26-GP28)"
+                        % (where, value, board))
         return None
     return value
+
+
+def _check_cable(cable, problems):
+    if not isinstance(cable, dict) or not isinstance(cable.get("pins"), dict):
+        problems.append("cable: an object with a connector name and pins is required")
+        return
+    carried = []
+    for contact in sorted(cable["pins"]):
+        role = cable["pins"][contact]
+        if role not in CABLE_ROLES:
+            problems.append("cable: contact %s carries %r, which is not one of %s"
+                            % (contact, role, ", ".join(CABLE_ROLES)))
+        elif role in carried and role not in ("GND", "spare"):
+            problems.append("cable: %s is on more than one contact" % role)
+        carried.append(role)
+    for role in BUTTONS + ("LED", "GND"):
+        if role not in carried:
+            problems.append("cable: no contact carries %s" % role)
 
 
 def check(data):
@@ -56,8 +120,8 @@ def check(data):
         return problems
     used = {}
 
-    def claim(where, value):
-        pin = _gpio(where, value, board, problems)
+    def claim(where, value, button=False):
+        pin = _gpio(where, value, board, button, problems)
         if pin is None:
             return
         if pin in used:
@@ -85,19 +149,22 @@ def check(data):
             if b not in buttons:
                 problems.append("%s: button %s missing" % (name, b))
             else:
-                claim("%s %s" % (name, b), buttons[b])
-        for b in buttons:
+                claim("%s %s" % (name, b), buttons[b], True)
+        for b in sorted(buttons):
             if b not in BUTTONS:
                 problems.append("%s: unknown button %r (buttons are %s)" % (name, b, ", ".join(BUTTONS)))
         if "led" not in box:
             problems.append("%s: led missing" % name)
         else:
             claim("%s led" % name, box["led"])
-    for role in ("main_button", "buzzer"):
-        if role not in data:
-            problems.append("%s missing" % role)
-        else:
-            claim(role, data[role])
+    if "main_button" not in data:
+        problems.append("main_button missing")
+    else:
+        claim("main_button", data["main_button"], True)
+    if "buzzer" not in data:
+        problems.append("buzzer missing")
+    else:
+        claim("buzzer", data["buzzer"])
     matrix = data.get("matrix")
     if not isinstance(matrix, dict) or "pin" not in matrix:
         problems.append("matrix: an object with the data pin is required")
@@ -107,7 +174,38 @@ def check(data):
             problems.append("matrix: only an 8x8 panel is supported")
         if matrix.get("order", "GRB") not in ("GRB", "RGB"):
             problems.append("matrix: order must be GRB or RGB")
+    if "cable" in data:
+        _check_cable(data["cable"], problems)
     return problems
+
+
+def button_gpio(data):
+    """GPIO of each button id of a valid map: boxes' buttons in order, then the main button."""
+    gpio = []
+    for box in data["boxes"]:
+        for b in BUTTONS:
+            gpio.append(box["buttons"][b])
+    gpio.append(data["main_button"])
+    return gpio
+
+
+def run_base(gpio):
+    """The first GPIO if button id n sits on GPIO first+n for every id, else None."""
+    for n in range(len(gpio)):
+        if gpio[n] != gpio[0] + n:
+            return None
+    return gpio[0]
+
+
+def advice(data):
+    """Warnings about a valid map: things that work, but not with every part of Courtside."""
+    notes = []
+    gpio = button_gpio(data)
+    if run_base(gpio) is None:
+        notes.append("buttons are not on one run of consecutive GPIOs in id order (box 1 THROW "
+                     "first, main button last): the PIO capture backend needs that, so only "
+                     "the IRQ backend will work with this map")
+    return notes
 
 
 class PinMap:
@@ -116,29 +214,44 @@ class PinMap:
         if problems:
             raise PinMapError(problems)
         self.data = data
+        self.name = data.get("name", "")
         self.board = data["board"]
         self.boxes = len(data["boxes"])
-        gpio = []
-        for box in data["boxes"]:
-            for b in BUTTONS:
-                gpio.append(box["buttons"][b])
-        gpio.append(data["main_button"])
+        gpio = button_gpio(data)
         # button_gpio[id] for ids 0..4*boxes-1, then the main button last
         self.button_gpio = tuple(gpio)
         self.main_id = len(gpio) - 1
+        # the PIO backend samples GPIOs pio_base.. pio_base+main_id with one instruction
+        self.pio_base = run_base(gpio)
         self.leds = tuple(box["led"] for box in data["boxes"])
         self.buzzer = data["buzzer"]
         m = data["matrix"]
         self.matrix_pin = m["pin"]
         self.grb = m.get("order", "GRB") == "GRB"
         self.serpentine = bool(m.get("serpentine", False))
+        self.cable = data.get("cable")
         mask = 0
         for g in gpio:
             mask |= 1 << g
         self.button_mask = mask
 
+    def label(self, bid):
+        """A button id as players name it: "box 2 CATCH" or "main button"."""
+        if bid == self.main_id:
+            return "main button"
+        return "box %d %s" % (bid // 4 + 1, BUTTONS[bid % 4])
+
+
+def parse(text):
+    """A PinMap from JSON text; text that is not JSON is a PinMapError saying so."""
+    import json
+    try:
+        data = json.loads(text)
+    except ValueError as e:
+        raise PinMapError(["not valid JSON (%s)" % (e,)]) from None
+    return PinMap(data)
+
 
 def load(path):
-    import json
     with open(path) as f:
-        return PinMap(json.load(f))
+        return parse(f.read())
