@@ -10,10 +10,9 @@ import json
 
 import pytest
 from conftest import ROOT
+from courtside import pinmap
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-from courtside import pinmap
 
 HARDWARE = ROOT / "hardware"
 MAPS = [HARDWARE / "pinmap.json", *sorted((HARDWARE / "variants").glob("*.json"))]
