@@ -1,0 +1,106 @@
+"""The bounce die: fair faces, faces forced by a script, and the rolling animation.
+
+``Dice`` hands out faces: first any queued by a script (``force``), else a fair d6 from
+``courtside.fair.Fair`` (rejection sampling, no modulo bias). ``Roll`` is the animation of
+one roll as a pure state step: the face is decided before it starts, the tumbling faces
+slow down and never repeat the face just shown, then the face stays, then the bounce arrow.
+Nothing here sleeps; the caller asks ``Roll.at(now)`` what to show and when to ask again.
+
+    dice = Dice(Fair(os.urandom))
+    face, forced = dice.roll()
+    roll = Roll(face, now, dice.rng)
+    shown, face, wait_ms = roll.at(now)      # shown: "tumble", "face", "arrow" or "done"
+"""
+
+from courtside import clock
+
+try:
+    from micropython import const
+except ImportError:
+    def const(x):
+        return x
+
+_FIRST_MS = const(45)       # first tumble
+_SLOWEST_MS = const(340)    # the tumble stops once a face would stay this long
+_FACE_MS = const(900)
+_ARROW_MS = const(1400)
+
+
+class Dice:
+    def __init__(self, rng):
+        self.rng = rng
+        self.queue = []
+
+    def force(self, faces):
+        """Queue faces for the next rolls (a script replaying a real game, or a test)."""
+        for face in faces:
+            if face < 1 or face > 6:
+                raise ValueError("a die face is 1 to 6")
+        self.queue.extend(faces)
+
+    def roll(self):
+        """(face, forced)."""
+        if self.queue:
+            return self.queue.pop(0), True
+        return self.rng.d6(), False
+
+
+def tumble_delays(fast=False):
+    """Milliseconds each tumbling face stays: growing by a quarter each time (slowing down)."""
+    out = []
+    ms = _FIRST_MS
+    while ms < _SLOWEST_MS:
+        out.append(ms)
+        ms += ms // 4 + (8 if fast else 4)
+    return out[::2] if fast else out
+
+
+def tumble_faces(face, count, rng):
+    """``count`` faces to show before ``face``: none equal to the one shown just before it,
+    and the last differs from ``face`` too. Each is a fair pick among the five allowed."""
+    out = []
+    previous = 0
+    for i in range(count):
+        banned_next = face if i == count - 1 else 0
+        while True:
+            pick = rng.below(6) + 1
+            if pick != previous and pick != banned_next:
+                break
+        out.append(pick)
+        previous = pick
+    return out
+
+
+class Roll:
+    """One roll's animation, driven by the caller's clock."""
+
+    def __init__(self, face, now, rng, fast=False, arrow=True):
+        self.face = face
+        self.start = now
+        delays = tumble_delays(fast)
+        self.faces = tumble_faces(face, len(delays), rng)
+        # Cumulative end time of each stage, in ms from the start.
+        self.ends = []
+        total = 0
+        for ms in delays:
+            total += ms
+            self.ends.append(total)
+        self.face_end = total + (_FACE_MS // 2 if fast else _FACE_MS)
+        self.arrow_end = self.face_end + ((_ARROW_MS // 2 if fast else _ARROW_MS) if arrow else 0)
+
+    def at(self, now):
+        """(stage, face shown, ms until the picture changes); stage "done" at the end."""
+        ms = clock.diff(now, self.start) // 1000
+        ends = self.ends
+        for i in range(len(ends)):
+            if ms < ends[i]:
+                return "tumble", self.faces[i], ends[i] - ms
+        if ms < self.face_end:
+            return "face", self.face, self.face_end - ms
+        if ms < self.arrow_end:
+            return "arrow", self.face, self.arrow_end - ms
+        return "done", self.face, 0
+
+    def finish(self, now):
+        """Skip to the end (the ROLL button during an animation)."""
+        self.start = clock.add(now, -self.arrow_end * 1000)

@@ -1,0 +1,110 @@
+"""Deathball in words: square names (a1..h8), heading names, and a one-line position.
+
+The position text is how a laptop or a script starts a game from a given position and how
+the referee writes the board into the event stream. Tokens, separated by spaces:
+
+    0@c1      box 0's figure on c1 (tokens of players in turn order, Player One first)
+    2@x       box 2 is dead
+    *b8n      a deathball on b8 heading north (n ne e se s sw w nw); the first is ball 0
+    r1        ring on the board: r0 8x8, r1 6x6 (b2-g7), r2 4x4 (c3-f6)
+    t3        whose turn it is (a box number); omitted when the game is over
+    n5        round number (optional, default 1)
+
+    text = "0@c1 1@d3 2@x 3@f1 *b8n *g8n r1 t1"
+"""
+
+COLUMNS = "abcdefgh"
+HEADINGS = {(0, 1): "n", (1, 1): "ne", (1, 0): "e", (1, -1): "se",
+            (0, -1): "s", (-1, -1): "sw", (-1, 0): "w", (-1, 1): "nw"}
+_BY_NAME = {}
+for _h in HEADINGS:
+    _BY_NAME[HEADINGS[_h]] = _h
+
+
+def square_name(square):
+    return COLUMNS[square & 7] + str((square >> 3) + 1)
+
+
+def square_of(name):
+    """The square number of a name like "e4"; ValueError if it is not one."""
+    if len(name) != 2 or name[0] not in COLUMNS or name[1] not in "12345678":
+        raise ValueError("not a square: %s" % name)
+    return (int(name[1]) - 1) * 8 + COLUMNS.index(name[0])
+
+
+def heading_name(heading):
+    return HEADINGS[(heading[0], heading[1])]
+
+
+def heading_of(name):
+    if name not in _BY_NAME:
+        raise ValueError("not a heading: %s" % name)
+    return _BY_NAME[name]
+
+
+def parse(text):
+    """A dict {order, where, dead, balls, headings, ring, turn, round} from position text."""
+    order = []
+    where = {}
+    dead = []
+    balls = []
+    headings = []
+    ring = 0
+    turn = None
+    rnd = 1
+    for token in text.split():
+        if "@" in token:
+            box, at = token.split("@")
+            box = int(box)
+            if box < 0 or box > 3 or box in order:
+                raise ValueError("bad player: %s" % token)
+            order.append(box)
+            if at == "x":
+                dead.append(box)
+            else:
+                where[box] = square_of(at)
+        elif token[0] == "*":
+            balls.append(square_of(token[1:3]))
+            headings.append(heading_of(token[3:]))
+        elif token[0] == "r":
+            ring = int(token[1:])
+        elif token[0] == "t":
+            turn = int(token[1:])
+        elif token[0] == "n":
+            rnd = int(token[1:])
+        else:
+            raise ValueError("bad token: %s" % token)
+    if len(balls) != 2:
+        raise ValueError("a position needs two deathballs")
+    if len(order) < 2:
+        raise ValueError("a position needs two to four players")
+    if ring < 0 or ring > 2:
+        raise ValueError("ring must be r0, r1 or r2")
+    squares = [where[b] for b in where]
+    if len(set(squares)) != len(squares):
+        raise ValueError("two players on one square")
+    lo, hi = ring, 7 - ring
+    for sq in squares + balls:
+        if not (lo <= (sq & 7) <= hi and lo <= (sq >> 3) <= hi):
+            raise ValueError("%s is outside the ring" % square_name(sq))
+    for sq in squares:
+        if sq in balls:
+            raise ValueError("a player on a deathball's square is dead")
+    if turn is not None and turn not in where:
+        raise ValueError("the player to move must be alive")
+    return {"order": order, "where": where, "dead": dead, "balls": balls,
+            "headings": headings, "ring": ring, "turn": turn, "round": rnd}
+
+
+def write(order, where, balls, headings, ring, turn, rnd=1):
+    parts = []
+    for box in order:
+        parts.append("%d@%s" % (box, square_name(where[box]) if box in where else "x"))
+    for i in range(len(balls)):
+        parts.append("*%s%s" % (square_name(balls[i]), heading_name(headings[i])))
+    parts.append("r%d" % ring)
+    if turn is not None:
+        parts.append("t%d" % turn)
+    if rnd != 1:
+        parts.append("n%d" % rnd)
+    return " ".join(parts)
