@@ -1,0 +1,167 @@
+"""Arbiter: who played first. Presses in, contests and verdicts out.
+
+Presses close together in time form a *contest*: it opens at its first press and takes
+every press whose first edge falls within ``contest_us`` of that one. When the window has
+passed the contest is judged:
+
+- presses are put in order of first edge (wrap-safe, via ``clock.diff``);
+- neighbours in that order closer than ``tie_us`` are chained into one group; a group
+  holding two or more players is a *tie*: its presses share a rank, and the players'
+  order inside it is a fair draw (their own presses keep their own order);
+- every press carries its lag behind the contest's first press.
+
+Separately, an answer (DODGE or CATCH) is *early* when no other player's THROW is open
+for it: a THROW opens at its press, stays open ``answer_us``, and is closed by the first
+answer from another player.
+
+    arb = Arbiter(settings, Fair(os.urandom))
+    press = arb.press(player, button, stamp)    # a Press, with contest, lag, early
+    for contest in arb.poll(now): ...            # contests judged since, in order
+"""
+
+from courtside.clock import diff
+
+THROW = 0
+DODGE = 1
+CATCH = 2
+PASS = 3
+NAMES = ("THROW", "DODGE", "CATCH", "PASS")
+_OPEN_THROWS = 16  # at most this many throws are remembered as open
+
+
+class Press:
+    def __init__(self, n, player, button, stamp):
+        self.n = n              # serial number of the press since power-up
+        self.player = player    # 0-based box
+        self.button = button
+        self.stamp = stamp      # tick of the first edge
+        self.contest = 0
+        self.lag = 0            # us behind the contest's first press
+        self.early = False
+        self.rank = 0           # 1-based, shared by tied presses
+        self.tie = False
+
+
+class Contest:
+    def __init__(self, number, first):
+        self.number = number
+        self.first = first      # stamp of the press that opened it
+        self.presses = []
+        self.order = None       # judged order (list of Press)
+        self.ties = []          # per tie: (rank, players in drawn order, gap in us)
+
+
+def judge(presses, tie_us, rng):
+    """Order ``presses`` and find ties; returns (order, ties). Pure but for the draw."""
+    ref = presses[0].stamp
+    timed = sorted(presses, key=lambda p: (diff(p.stamp, ref), p.n))
+    groups = [[timed[0]]]
+    for before, after in zip(timed, timed[1:]):
+        if diff(after.stamp, before.stamp) < tie_us:
+            groups[-1].append(after)
+        else:
+            groups.append([after])
+    first = timed[0].stamp
+    order = []
+    ties = []
+    rank = 0
+    for group in groups:
+        players = []
+        for p in group:
+            if p.player not in players:
+                players.append(p.player)
+        if len(players) == 1:
+            for p in group:  # one player's own presses: the clock orders them exactly
+                rank += 1
+                p.rank, p.tie = rank, False
+                order.append(p)
+            continue
+        rank += 1
+        rng.shuffle(players)
+        for player in players:
+            for p in group:
+                if p.player == player:
+                    p.rank, p.tie = rank, True
+                    order.append(p)
+        ties.append((rank, players, diff(group[-1].stamp, group[0].stamp)))
+    for p in order:
+        p.lag = diff(p.stamp, first)
+    return order, ties
+
+
+class Arbiter:
+    def __init__(self, settings, rng):
+        self.rng = rng
+        self.configure(settings)
+        self.presses = 0
+        self.contests = 0
+        self.open = None        # the contest still taking presses
+        self.done = []          # judged contests not yet collected by poll
+        self.throws = []        # open throws: Press objects
+
+    def configure(self, settings):
+        self.tie_us = settings["tie_us"]
+        self.contest_us = settings["contest_ms"] * 1000
+        self.answer_us = settings["answer_ms"] * 1000
+
+    def press(self, player, button, stamp):
+        """Record a press; returns its Press."""
+        self.presses += 1
+        p = Press(self.presses, player, button, stamp)
+        contest = self.open
+        if contest is None or diff(stamp, contest.first) >= self.contest_us:
+            if contest is not None:
+                self.done.append(self._judged(contest))
+            self.contests += 1
+            contest = self.open = Contest(self.contests, stamp)
+        contest.presses.append(p)
+        p.contest = contest.number
+        p.lag = diff(stamp, contest.first)
+        p.early = self._answer(p)
+        return p
+
+    def _answer(self, p):
+        throws = self.throws
+        while throws and diff(p.stamp, throws[0].stamp) >= self.answer_us:
+            throws.pop(0)
+        if p.button == THROW:
+            if len(throws) >= _OPEN_THROWS:
+                throws.pop(0)
+            throws.append(p)
+            return False
+        if p.button not in (DODGE, CATCH):
+            return False
+        for i in range(len(throws)):
+            if throws[i].player != p.player:
+                throws.pop(i)  # this answer meets that throw
+                return False
+        return True
+
+    def due(self, now):
+        """Microseconds until the open contest closes (None when none is open)."""
+        if self.open is None:
+            return None
+        return max(0, self.contest_us - diff(now, self.open.first))
+
+    def poll(self, now):
+        """Contests judged since the last poll, oldest first (often an empty list)."""
+        contest = self.open
+        if contest is not None and diff(now, contest.first) >= self.contest_us:
+            self.done.append(self._judged(contest))
+        done = self.done
+        if done:
+            self.done = []
+        return done
+
+    def close(self):
+        """Judge the open contest now, whatever its window (new game, mode change)."""
+        if self.open is not None:
+            self.done.append(self._judged(self.open))
+        done, self.done = self.done, []
+        return done
+
+    def _judged(self, contest):
+        if contest is self.open:
+            self.open = None
+        contest.order, contest.ties = judge(contest.presses, self.tie_us, self.rng)
+        return contest

@@ -1,0 +1,92 @@
+"""What the 8x8 matrix shows, as pure functions from game facts to frames.
+
+A frame is a ``bytearray(192)``: RGB for pixel (x, y) at ``3 * (8 * y + x)``, y = 0 the top
+row. Colour carries player identity; shape carries meaning, so the matrix still reads
+for a player who cannot tell two colours apart (box LEDs repeat each verdict).
+
+Dodge Ball contest: one band of two rows per rank, top band first. A band in one colour
+is a player alone on that rank. A tie is a band split into the tied players' colours over
+a dashed white bottom row: the tie mark.
+"""
+
+COLOURS = ((255, 40, 0), (0, 70, 255), (0, 210, 40), (255, 170, 0))  # players 1..4
+WHITE = (255, 255, 255)
+DIM = 12
+
+
+def blank():
+    return bytearray(192)
+
+
+def put(frame, x, y, rgb):
+    i = 3 * (8 * y + x)
+    frame[i] = rgb[0]
+    frame[i + 1] = rgb[1]
+    frame[i + 2] = rgb[2]
+
+
+def dim(rgb, level=DIM):
+    return (rgb[0] * level // 255, rgb[1] * level // 255, rgb[2] * level // 255)
+
+
+def lobby(joined):
+    """One 4x4 quadrant per box: bright when joined, a dim corner when not."""
+    frame = blank()
+    for box in range(4):
+        ox, oy = 4 * (box % 2), 4 * (box // 2)
+        colour = COLOURS[box]
+        for y in range(4):
+            for x in range(4):
+                if box in joined:
+                    edge = x in (0, 3) or y in (0, 3)
+                    put(frame, ox + x, oy + y, colour if edge or (x + y) % 2 else dim(colour, 60))
+                elif (x, y) == (0, 0) or (x, y) == (3, 3):
+                    put(frame, ox + x, oy + y, dim(colour, 40))
+    return frame
+
+
+def contest(bands):
+    """``bands``: per rank, the list of players in it (two or more = a tie); 4 ranks shown."""
+    frame = blank()
+    for r in range(min(4, len(bands))):
+        players = bands[r]
+        k = len(players)
+        for x in range(8):
+            colour = COLOURS[players[x * k // 8]]
+            put(frame, x, 2 * r, colour)
+            if k == 1:
+                put(frame, x, 2 * r + 1, colour)
+            elif x % 2 == 0:
+                put(frame, x, 2 * r + 1, WHITE)
+    return frame
+
+
+def bands_of(order):
+    """Bands for ``contest`` from an ordered list of presses (rank, player)."""
+    bands = []
+    last = None
+    for p in order:
+        if p.rank != last:
+            bands.append([p.player])
+            last = p.rank
+        elif p.player not in bands[-1]:
+            bands[-1].append(p.player)
+    return bands
+
+
+def fault(box):
+    """A box's colour behind a white X: that box has a fault (stuck button, bad cable)."""
+    frame = blank()
+    colour = dim(COLOURS[box], 80)
+    for y in range(8):
+        for x in range(8):
+            put(frame, x, y, WHITE if x == y or x == 7 - y else colour)
+    return frame
+
+
+def scale(frame, brightness):
+    """Scale a frame in place by a 1..255 brightness setting."""
+    if brightness < 255:
+        for i in range(len(frame)):
+            frame[i] = frame[i] * brightness // 255
+    return frame

@@ -1,0 +1,66 @@
+"""Box LED patterns: what each box says about its player's last press.
+
+A pattern is a tuple of millisecond durations, alternately on and off, starting on;
+an empty tuple means steady off and ``ON`` steady on.
+"""
+
+from courtside.clock import add, diff
+
+ON = (-1,)
+OFF = ()
+FIRST = (1500,)                                  # one long glow: you were first
+TIE = (80, 80, 80, 80, 80, 80, 80, 80)           # fast flicker: a tie
+FAULT = (600, 300, 600, 300, 600)                # slow blink: check this box
+
+
+def rank(n):
+    """Later ranks blink their rank: 2 blinks for second, and so on."""
+    if n <= 1:
+        return FIRST
+    out = []
+    for _ in range(n):
+        out.append(200)
+        out.append(200)
+    return tuple(out[:-1])
+
+
+class Lights:
+    """Runs one pattern per box LED from the main loop's clock."""
+
+    def __init__(self, hw, boxes):
+        self.hw = hw
+        self.pattern = [OFF] * boxes
+        self.step = [0] * boxes
+        self.until = [0] * boxes
+        for box in range(boxes):
+            hw.led(box, False)
+
+    def set(self, box, pattern, now):
+        if box >= len(self.pattern):
+            return
+        self.pattern[box] = pattern
+        self.step[box] = 0
+        self.until[box] = add(now, pattern[0] * 1000) if pattern and pattern[0] > 0 else now
+        self.hw.led(box, bool(pattern))
+
+    def run(self, now):
+        """Advance every pattern; ms until the next change, or None when all are steady."""
+        soonest = None
+        for box in range(len(self.pattern)):
+            pattern = self.pattern[box]
+            if not pattern or pattern[0] < 0:
+                continue
+            left = diff(self.until[box], now)
+            while left <= 0:
+                step = self.step[box] + 1
+                if step >= len(pattern):
+                    self.pattern[box] = OFF
+                    self.hw.led(box, False)
+                    break
+                self.step[box] = step
+                self.until[box] = add(self.until[box], pattern[step] * 1000)
+                self.hw.led(box, step % 2 == 0)
+                left = diff(self.until[box], now)
+            if self.pattern[box] and (soonest is None or left // 1000 + 1 < soonest):
+                soonest = left // 1000 + 1
+        return soonest

@@ -1,0 +1,93 @@
+"""Settings: names, defaults, limits, and all-or-nothing changes.
+
+Settings live in RAM and change by laptop command (``set tie_us=800 contest_ms=1200``);
+``save`` writes them to ``/settings.json``, and only between games, because a flash write
+turns interrupts off and would shift press timestamps.
+
+The tie window default, 1000 us, is ten times the worst hard-IRQ latency reported for a
+Pico (about 100 us, typically 20-25 us), so a press the device puts ahead really was
+ahead, and twenty times below the ~20 ms at which people can tell which of two taps came
+first, so the device never calls a tie where a player could see an order. See
+docs/dodgeball.md for the figures and their sources.
+"""
+
+DEFAULTS = {
+    "tie_us": 1000,        # presses from different players closer than this are a tie
+    "contest_ms": 1500,    # presses within this of a contest's first press belong to it
+    "answer_ms": 3000,     # a THROW stays open for an answer (DODGE/CATCH) this long
+    "debounce_ms": 20,     # bounce ignored this long after an accepted edge
+    "stuck_ms": 3000,      # a button held longer is reported stuck
+    "long_ms": 1000,       # main-unit button held this long is a long press (menu)
+    "brightness": 96,      # matrix brightness 1..255, before the power cap
+    "sound": 1,            # buzzer on (1) or off (0)
+    "capture": "irq",      # capture backend: irq or pio
+}
+
+LIMITS = {
+    "tie_us": (0, 100000),
+    "contest_ms": (50, 10000),
+    "answer_ms": (100, 60000),
+    "debounce_ms": (1, 100),
+    "stuck_ms": (500, 60000),
+    "long_ms": (300, 5000),
+    "brightness": (1, 255),
+    "sound": (0, 1),
+}
+CHOICES = {"capture": ("irq", "pio")}
+
+
+def check(name, value):
+    """The value, converted; raises ValueError saying what is wrong."""
+    if name not in DEFAULTS:
+        raise ValueError("unknown setting %r (settings: %s)" % (name, " ".join(sorted(DEFAULTS))))
+    if name in CHOICES:
+        if value not in CHOICES[name]:
+            raise ValueError("%s must be one of %s" % (name, "/".join(CHOICES[name])))
+        return value
+    if isinstance(value, str):
+        try:
+            value = int(value)
+        except ValueError:
+            raise ValueError("%s must be a whole number, not %r" % (name, value)) from None
+    if type(value) is not int:
+        raise ValueError("%s must be a whole number" % name)
+    lo, hi = LIMITS[name]
+    if not lo <= value <= hi:
+        raise ValueError("%s must be between %d and %d" % (name, lo, hi))
+    return value
+
+
+def merged(current, changes):
+    """A new settings dict with ``changes`` applied, or ValueError and nothing applied."""
+    out = dict(current)
+    for name in changes:
+        out[name] = check(name, changes[name])
+    if out["tie_us"] >= out["contest_ms"] * 1000:
+        raise ValueError("tie_us must be shorter than contest_ms")
+    return out
+
+
+def parse(words):
+    """``["tie_us=800", "sound=0"]`` -> dict; ValueError on a malformed word."""
+    changes = {}
+    for word in words:
+        name, eq, value = word.partition("=")
+        if not eq or not name or not value:
+            raise ValueError("expected name=value, got %r" % word)
+        changes[name] = value
+    if not changes:
+        raise ValueError("set needs at least one name=value")
+    return changes
+
+
+def load(path):
+    """Saved settings over the defaults; a missing file gives the defaults."""
+    import json
+    try:
+        with open(path) as f:
+            saved = json.load(f)
+    except OSError:
+        return dict(DEFAULTS)
+    if not isinstance(saved, dict):
+        raise ValueError("%s must hold a JSON object" % path)
+    return merged(DEFAULTS, saved)
