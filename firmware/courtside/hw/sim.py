@@ -228,3 +228,43 @@ def _print(text):
 def _urandom(n):
     import os
     return os.urandom(n)
+
+
+async def stdin_lines(sim):
+    """Feed standard input to a real-time Sim: command lines, and ``sim P BUTTON [EDGE]``
+    presses (P 1..4 or 0 with MAIN; EDGE down, up or tap; tap is the default)."""
+    reader = asyncio.StreamReader(sys.stdin)
+    while True:
+        raw = await reader.readline()
+        if not raw:
+            return
+        line = raw.decode() if isinstance(raw, bytes) else raw
+        words = line.split()
+        if words and words[0] == "sim":
+            problem = await _sim_press(sim, words[1:])
+            if problem:
+                sim.write_line('{"ev":"error","t":0,"msg":%s,"line":%s}'
+                               % (json.dumps(problem), json.dumps(line.strip())))
+        else:
+            sim.feed_line(line.strip())
+
+
+async def _sim_press(sim, words):
+    if len(words) not in (2, 3):
+        return "sim needs: sim BOX BUTTON [down|up|tap]"
+    try:
+        item = {"p": int(words[0]), "b": words[1].upper()}
+        button = _button(item, sim.pins, 1)
+    except (ValueError, ScriptError) as e:
+        return str(e).replace("script line 1: ", "")
+    edge = words[2] if len(words) == 3 else "tap"
+    if edge not in ("down", "up", "tap"):
+        return "sim edge must be down, up or tap"
+    if edge != "up":
+        sim.inject(button, True)
+    if edge == "tap":
+        await asyncio.sleep_ms(TAP_US // 1000) if hasattr(asyncio, "sleep_ms") else \
+            await asyncio.sleep(TAP_US / 1e6)
+    if edge != "down":
+        sim.inject(button, False)
+    return None

@@ -1,0 +1,192 @@
+"""The Pico hardware layer: capture interrupts, WS2812 matrix by PIO, buzzer, box LEDs.
+
+The only module (with ``pio_capture``) that imports ``machine`` and ``rp2``. What runs
+here is kept small; the rules it follows are the firmware's timing rules:
+
+- every button pin shares one hard-IRQ handler that reads the whole GPIO input register
+  once and stamps it once (``courtside.capture``), so there is no pin-number bias;
+- nothing here turns interrupts off: the matrix is clocked out by a PIO state machine
+  (``neopixel`` and ``machine.bitstream`` mask interrupts for ~2 ms a frame);
+- no flash writes during play (settings are saved only from a lobby, by command);
+- the watchdog is switched off by ``release`` and at every boot (``boot.py``), so a
+  Ctrl-C or an ``mpremote`` session is never cut short by it.
+"""
+
+import os
+import sys
+import time
+
+import asyncio
+import machine
+import rp2
+from machine import PWM, WDT, Pin, mem32
+from micropython import const
+from courtside.capture import IrqCapture
+from courtside.clock import add, diff
+from courtside.ring import Ring
+
+_SIO_GPIO_IN = const(0xD0000004)
+_CLEAR_ALIAS = const(0x3000)       # write 1s here to clear bits of a peripheral register
+_WDT_ENABLE = const(0x40000000)    # WATCHDOG CTRL bit 30
+_WDT_TIMEOUT_MS = const(5000)
+
+
+def _watchdog_base():
+    return 0x400D8000 if "RP2350" in sys.implementation._machine else 0x40058000
+
+
+def watchdog_off():
+    """Stop the watchdog (MicroPython's WDT cannot be stopped through its API)."""
+    mem32[_watchdog_base() + _CLEAR_ALIAS] = _WDT_ENABLE
+
+
+# WS2812: 10 PIO cycles a bit at 8 MHz = 800 kbit/s. A 0 is 3 cycles high and 7 low
+# (375/875 ns), a 1 is 7 high and 3 low (875/375 ns), inside the WS2812B tolerances.
+@rp2.asm_pio(sideset_init=rp2.PIO.OUT_LOW, out_shiftdir=rp2.PIO.SHIFT_LEFT, autopull=True,
+             pull_thresh=24)
+def _ws2812():
+    wrap_target()
+    label("top")
+    out(x, 1).side(0)[2]           # 3 low: the tail of every bit
+    jmp(not_x, "zero").side(1)[2]  # 3 high: the head of every bit
+    jmp("top").side(1)[3]          # a 1 stays high 4 more
+    label("zero")
+    nop().side(0)[3]               # a 0 goes low 4 more
+    wrap()
+
+
+def _gpio_in():
+    return mem32[_SIO_GPIO_IN]
+
+
+class Pico:
+    def __init__(self, pins, settings, ring_size=256):
+        self.pins = pins
+        self.ring = Ring(ring_size)
+        self.flag = asyncio.ThreadSafeFlag()
+        self._buttons = [Pin(g, Pin.IN, Pin.PULL_UP) for g in pins.button_gpio]
+        self._leds = [Pin(g, Pin.OUT, value=0) for g in pins.leds]
+        self._buzzer = PWM(Pin(pins.buzzer))
+        self._buzzer.duty_u16(0)
+        self._tone_until = None
+        self._sm = rp2.StateMachine(0, _ws2812, freq=8_000_000, sideset_base=Pin(pins.matrix_pin))
+        self._sm.active(1)
+        self._words = [0] * 64
+        self._line = []
+        self._poll = None
+        self._wdt = None
+        if settings.get("capture") == "pio":
+            from courtside.hw.pio_capture import PioCapture
+            self.capture = PioCapture(self.ring, pins, self.flag)
+        else:
+            self.capture = IrqCapture(self.ring, _gpio_in, time.ticks_us, pins.button_mask, self.flag)
+        self._start_capture()
+
+    def _start_capture(self):
+        if self.capture.name == "irq":
+            trigger = Pin.IRQ_FALLING | Pin.IRQ_RISING
+            for pin in self._buttons:
+                pin.irq(self.capture.irq, trigger, hard=True)
+        else:
+            self.capture.start()
+
+    def ticks_us(self):
+        return time.ticks_us()
+
+    def levels(self):
+        return mem32[_SIO_GPIO_IN] & self.pins.button_mask
+
+    async def wait(self, ms):
+        drain = getattr(self.capture, "drain", None)
+        if drain:
+            drain()
+        if ms > 0:
+            try:
+                await asyncio.wait_for_ms(self.flag.wait(), ms)
+            except asyncio.TimeoutError:
+                pass
+        if drain:
+            drain()
+        return True
+
+    def show(self, frame):
+        words = self._words
+        grb = self.pins.grb
+        for i in range(64):
+            y, x = divmod(i, 8)
+            if self.pins.serpentine and y % 2:
+                x = 7 - x
+            j = 3 * i
+            r, g, b = frame[j], frame[j + 1], frame[j + 2]
+            words[8 * y + x] = ((g << 16 | r << 8 | b) if grb else (r << 16 | g << 8 | b)) << 8
+        for w in words:   # blocks on a full FIFO for ~2 ms a frame, interrupts stay on
+            self._sm.put(w)
+
+    def led(self, box, on):
+        self._leds[box].value(1 if on else 0)
+
+    def tone(self, freq, ms):
+        if freq <= 0:
+            self._buzzer.duty_u16(0)
+            self._tone_until = None
+            return
+        self._buzzer.freq(freq)
+        self._buzzer.duty_u16(32768)
+        self._tone_until = add(time.ticks_us(), ms * 1000)
+
+    def service(self, now):
+        if self._tone_until is not None and diff(now, self._tone_until) >= 0:
+            self._buzzer.duty_u16(0)
+            self._tone_until = None
+        if self._wdt is None:
+            self._wdt = WDT(timeout=_WDT_TIMEOUT_MS)
+        self._wdt.feed()
+
+    def read_line(self):
+        if self._poll is None:
+            import select
+            self._poll = select.poll()
+            self._poll.register(sys.stdin, select.POLLIN)
+        while self._poll.poll(0):
+            ch = sys.stdin.read(1)
+            if ch in ("\n", "\r"):
+                if self._line:
+                    line = "".join(self._line)
+                    self._line = []
+                    return line
+            elif len(self._line) < 400:
+                self._line.append(ch)
+        return None
+
+    def write_line(self, text):
+        sys.stdout.write(text)
+        sys.stdout.write("\n")
+
+    def random_bytes(self, n):
+        return os.urandom(n)
+
+    def main_held(self):
+        return not self._buttons[self.pins.main_id].value()
+
+    def release(self):
+        """Leave the board at a usable REPL: no capture, dark, silent, watchdog off."""
+        watchdog_off()
+        if self.capture.name == "irq":
+            for pin in self._buttons:
+                pin.irq(None)
+        else:
+            self.capture.stop()
+        self.show(bytearray(192))
+        self._sm.active(0)
+        self._buzzer.duty_u16(0)
+        for led in self._leds:
+            led.value(0)
+
+
+def main_held(pins):
+    """Safe-mode check at power-up, before anything else is set up."""
+    return not Pin(pins.button_gpio[pins.main_id], Pin.IN, Pin.PULL_UP).value()
+
+
+def reset():
+    machine.reset()
