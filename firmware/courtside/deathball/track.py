@@ -1,0 +1,78 @@
+"""Follows a Deathball game from its events alone.
+
+The referee shows the deathballs' run step by step after the engine has already worked it
+out, so the matrix needs a copy of the board that moves on one event at a time. The same
+class lets a laptop rebuild the board from a saved event stream, which is how anyone can
+check afterwards that the stream tells the whole story.
+
+    shown = Shown.from_position("0@c1 1@d1 *b8n *g8n r0 t0")
+    shown.apply("ball", {"ball": 0, "end": "b7", "heading": "s", ...})
+    shown.where, shown.balls, shown.headings, shown.ring, shown.turn
+"""
+
+from courtside.deathball import notation, rules
+
+
+class Shown:
+    def __init__(self):
+        self.where = {}
+        self.balls = list(rules.BALL_STARTS)
+        self.headings = [rules.BALL_START_HEADING, rules.BALL_START_HEADING]
+        self.ring = 0
+        self.turn = None
+        self.order = []
+        self.dead = []
+        self.winner = None
+        self.over = False
+
+    @classmethod
+    def from_position(cls, text):
+        p = notation.parse(text)
+        s = cls()
+        s.where = dict(p["where"])
+        s.balls = list(p["balls"])
+        s.headings = list(p["headings"])
+        s.ring = p["ring"]
+        s.turn = p["turn"]
+        s.order = list(p["order"])
+        s.dead = list(p["dead"])
+        return s
+
+    def apply(self, kind, f):
+        """Move the copy on by one event (kinds it does not know change nothing)."""
+        if kind == "order":
+            self.order = list(f["order"])
+            self.turn = self.order[0]
+        elif kind == "setup":
+            self.where[f["player"]] = notation.square_of(f["square"])
+        elif kind == "turn" or kind == "skip":
+            self.turn = f["player"]
+        elif kind == "move":
+            if f.get("end") is not None:
+                self.where[f["player"]] = notation.square_of(f["end"])
+        elif kind == "push":
+            self.where[f["player"]] = notation.square_of(f["end"])
+        elif kind == "death":
+            self.where.pop(f["player"], None)
+            self.dead.append(f["player"])
+        elif kind == "ball":
+            self.turn = None
+            self.balls[f["ball"]] = notation.square_of(f["end"])
+            self.headings[f["ball"]] = notation.heading_of(f["heading"])
+        elif kind == "bounce":
+            self.headings[f["ball"]] = notation.heading_of(f["heading"])
+        elif kind == "shrink":
+            self.ring = f["ring"]
+        elif kind == "clamp":
+            if "ball" in f:
+                self.balls[f["ball"]] = notation.square_of(f["end"])
+            else:
+                self.where[f["player"]] = notation.square_of(f["end"])
+        elif kind == "winner":
+            self.winner = f["player"]
+            self.over = True
+            self.turn = None
+
+    def position(self):
+        return notation.write(self.order, self.where, self.balls, self.headings, self.ring,
+                              self.turn)
