@@ -64,7 +64,7 @@ def tumble_faces(face, count, rng):
         banned_next = face if i == count - 1 else 0
         while True:
             pick = rng.below(6) + 1
-            if pick != previous and pick != banned_next:
+            if pick not in (previous, banned_next):
                 break
         out.append(pick)
         previous = pick

@@ -285,7 +285,7 @@ class RefereeMode:
         if self.roll is not None:
             stage, face, wait = self.roll.at(now)
             ball = self.bounce["ball"]
-            if stage == "tumble" or stage == "face":
+            if stage in ("tumble", "face"):
                 view.face(self.frame, face, view.BALL_COLOURS[ball])
                 self.app.show(self.frame)
                 return wait

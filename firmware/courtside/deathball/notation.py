@@ -17,8 +17,8 @@ COLUMNS = "abcdefgh"
 HEADINGS = {(0, 1): "n", (1, 1): "ne", (1, 0): "e", (1, -1): "se",
             (0, -1): "s", (-1, -1): "sw", (-1, 0): "w", (-1, 1): "nw"}
 _BY_NAME = {}
-for _h in HEADINGS:
-    _BY_NAME[HEADINGS[_h]] = _h
+for _h, _name in HEADINGS.items():
+    _BY_NAME[_name] = _h
 
 
 def square_name(square):
@@ -96,7 +96,7 @@ def parse(text):
             "headings": headings, "ring": ring, "turn": turn, "round": rnd}
 
 
-def write(order, where, balls, headings, ring, turn, rnd=1):
+def write(order, where, balls, headings, ring, turn, rnd=1):  # noqa: PLR0917
     parts = []
     for box in order:
         parts.append("%d@%s" % (box, square_name(where[box]) if box in where else "x"))

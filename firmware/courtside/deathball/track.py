@@ -45,7 +45,7 @@ class Shown:
             self.turn = self.order[0]
         elif kind == "setup":
             self.where[f["player"]] = notation.square_of(f["square"])
-        elif kind == "turn" or kind == "skip":
+        elif kind in ("turn", "skip"):
             self.turn = f["player"]
         elif kind == "move":
             if f.get("end") is not None:

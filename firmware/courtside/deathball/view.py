@@ -51,7 +51,7 @@ def square(frame, sq, colour):
     pixel(frame, sq & 7, 7 - (sq >> 3), colour)
 
 
-def board(frame, where, balls, headings, ring, turn=None, blink=True, pending=None):
+def board(frame, where, balls, headings, ring, turn=None, blink=True, pending=None):  # noqa: PLR0917
     """The whole board. ``where`` maps box -> square for living players; ``pending`` is the
     square a half-entered move has reached so far (shown dim in the mover's colour)."""
     clear(frame)
@@ -96,7 +96,7 @@ def face(frame, n, colour):
         pixel(frame, x + 1, y + 1, colour)
 
 
-def _arrow(frame, x, y, step, colour, length):
+def _arrow(frame, x, y, step, colour, length):  # noqa: PLR0917
     for i in range(1, length + 1):
         pixel(frame, x + step[0] * i, y + step[1] * i, colour if i == length else dim(colour, 1))
 
