@@ -1,0 +1,133 @@
+"""The hardware documents are generated from the pin map and the power figures, and the
+committed copies equal what the generator makes of the committed map."""
+
+import argparse
+import io
+import json
+import re
+import shutil
+import sys
+import xml.etree.ElementTree as ET
+
+import pytest
+from conftest import ROOT
+
+sys.path.insert(0, str(ROOT / "host"))
+
+from courtside import pinmap, power  # noqa: E402
+from courtside_host import cmd_pins, hwdocs  # noqa: E402
+
+HARDWARE = ROOT / "hardware"
+MAPS = [HARDWARE / "pinmap.json", *sorted((HARDWARE / "variants").glob("*.json"))]
+
+
+def _cli(*argv):
+    parser = argparse.ArgumentParser()
+    cmd_pins.add_arguments(parser)
+    return cmd_pins.run(parser.parse_args([str(a) for a in argv]))
+
+
+def test_committed_documents_match_the_map():
+    assert hwdocs.stale() == [], "run `courtside pins docs` and commit the result"
+
+
+def test_edge_pins_of_the_pico():
+    assert len(hwdocs.EDGE_PINS) == 40
+    gpios = [n for n in hwdocs.EDGE_PINS if n.startswith("GP")]
+    assert sorted(int(n[2:]) for n in gpios) == sorted(pinmap.BOARDS["pico"])
+    assert hwdocs.EDGE_PINS.count("GND") == 7 and "AGND" in hwdocs.EDGE_PINS
+    assert [hwdocs.physical_pin(g) for g in (0, 2, 15, 16, 22, 26, 28)] == [1, 4, 20, 21, 29, 31, 34]
+    assert hwdocs.EDGE_PINS[39] == "VBUS" and hwdocs.EDGE_PINS[35] == "3V3(OUT)"
+
+
+@pytest.mark.parametrize("path", MAPS, ids=[p.stem for p in MAPS])
+def test_table_lists_every_pin_of_the_map(path):
+    data = json.loads(path.read_text())
+    table = hwdocs.pin_table(data)
+    pins = pinmap.PinMap(data)
+    rows = re.findall(r"^\| GP(\d+) \| (\d+) \| ([^|]+) \|", table, re.M)
+    used = {int(g): (int(p), what.strip()) for g, p, what in rows}
+    assert set(used) == set(pins.button_gpio) | set(pins.leds) | {pins.buzzer, pins.matrix_pin}
+    for bid, gpio in enumerate(pins.button_gpio):
+        assert used[gpio][1].startswith(pins.label(bid).replace("main button", "main-unit button"))
+        assert used[gpio][0] == hwdocs.physical_pin(gpio)
+    for contact, carried in data["cable"]["pins"].items():
+        assert re.search(r"^\| %s \| [a-z/]+ \| %s \|" % (contact, carried), table, re.M)
+
+
+@pytest.mark.parametrize("path", MAPS, ids=[p.stem for p in MAPS])
+def test_wiring_picture_shows_the_map(path):
+    data = json.loads(path.read_text())
+    svg = hwdocs.wiring_svg(data)
+    assert svg == hwdocs.wiring_svg(data)  # deterministic
+    root = ET.fromstring(svg)
+    texts = [t.text or "" for t in root.iter("{http://www.w3.org/2000/svg}text")]
+    pins = pinmap.PinMap(data)
+    for i in range(pins.boxes):
+        assert "Box %d" % (i + 1) in texts
+        for b in pinmap.BUTTONS:
+            assert "GP%d" % data["boxes"][i]["buttons"][b] in texts
+        assert "GP%d" % pins.leds[i] in texts
+    assert "Box %d" % (pins.boxes + 1) not in texts
+    assert "GP%d" % pins.matrix_pin in texts and "GP%d" % pins.buzzer in texts
+    assert "GP%d" % pins.button_gpio[pins.main_id] in texts
+    assert any(t.startswith("main-unit button") for t in texts)
+
+
+def test_power_document_uses_the_firmware_figures(monkeypatch):
+    doc = hwdocs.power_doc()
+    assert "**left for the matrix** | **%d**" % power.MATRIX_BUDGET_MA in doc
+    assert "| Pico (RP2040 at 125 MHz, USB active) | %d |" % power.PICO_MA in doc
+    capped = re.search(r"\*\*(\d+) mA\*\* for the unit, (\d+) mA with the margin", doc)
+    assert int(capped.group(2)) <= power.USB_MA
+    # a change to the firmware's figures changes the document
+    monkeypatch.setattr(power, "PICO_MA", power.PICO_MA + 7)
+    assert hwdocs.power_doc() != doc
+
+
+def test_pins_check_command(tmp_path, capsys):
+    assert _cli("check", *MAPS) == 0
+    assert capsys.readouterr().out.count(": good:") == len(MAPS)
+    bad = json.loads((HARDWARE / "pinmap.json").read_text())
+    bad["boxes"][1]["buttons"]["PASS"] = 25
+    (tmp_path / "bad.json").write_text(json.dumps(bad))
+    (tmp_path / "broken.json").write_text("{\"format\": 1,,}")
+    assert _cli("check", tmp_path / "bad.json", tmp_path / "broken.json", tmp_path / "absent.json") == 1
+    out = capsys.readouterr().out
+    assert "bad.json: box 2 PASS: GP25 is not a pull-up-capable input" in out
+    assert "broken.json: not valid JSON" in out
+    assert "absent.json: cannot read it" in out
+
+
+def test_pins_check_prints_advice(tmp_path, capsys):
+    data = json.loads((HARDWARE / "pinmap.json").read_text())
+    data["main_button"] = 26
+    (tmp_path / "m.json").write_text(json.dumps(data))
+    assert _cli("check", tmp_path / "m.json") == 0
+    assert "note: buttons are not on one run" in capsys.readouterr().out
+
+
+def test_pins_docs_command_rewrites_stale_documents(tmp_path, capsys):
+    hw = tmp_path / "hardware"
+    hw.mkdir()
+    for name in ("pinmap.json", "pins.md", "wiring.svg", "power.md"):
+        shutil.copy(HARDWARE / name, hw / name)
+    assert _cli("docs", "--check", "--hardware", hw) == 0
+    data = json.loads((hw / "pinmap.json").read_text())
+    data["buzzer"], data["matrix"]["pin"] = data["matrix"]["pin"], data["buzzer"]
+    (hw / "pinmap.json").write_text(json.dumps(data))
+    assert _cli("docs", "--check", "--hardware", hw) == 1
+    assert "pins.md is out of date" in capsys.readouterr().out
+    assert _cli("docs", "--hardware", hw) == 0
+    assert _cli("docs", "--check", "--hardware", hw) == 0
+    assert "| GP21 | 27 | matrix data in |" in (hw / "pins.md").read_text()
+
+
+def test_pins_table_and_svg_commands(tmp_path, capsys):
+    two = HARDWARE / "variants" / "two_boxes.json"
+    assert _cli("table", two) == 0
+    assert "| GP8 | 11 | main-unit button" in capsys.readouterr().out
+    assert _cli("svg", two, "-o", tmp_path / "two.svg") == 0
+    ET.parse(tmp_path / "two.svg")
+    stream = io.StringIO()
+    assert cmd_pins.check_file(two, stream) and "2 boxes, 9 buttons" in stream.getvalue()
