@@ -8,7 +8,7 @@ design text comes from ``rules``.
 
     game = Game([0, 1, 2, 3], Dice(Fair(os.urandom)))
     game.initiative()                    # rolls until one highest; sets game.order
-    game.setup(game.turn, 3)             # Player One on d1, ...
+    game.setup(game.turn, 3)             # Player One (a box index) on d1, ...
     game.move(game.turn, UP, LEFT)       # None, or why the move is refused
 """
 
@@ -64,7 +64,7 @@ class Game:
 
     def position(self):
         return notation.write(self.order, self.where, self.balls, self.headings, self.ring,
-                              self.turn, self.round)
+                              self.turn, self.round, self.dead)
 
     def alive(self):
         return [b for b in self.order if b not in self.dead]
@@ -81,15 +81,15 @@ class Game:
             for box in rolling:
                 face, forced = self.dice.roll()
                 rolls.append(face)
-                self._emit("roll", purpose="initiative", player=box, face=face, forced=forced)
+                self._emit("roll", purpose="initiative", p=box + 1, face=face, forced=forced)
             best = max(rolls)
             top = [rolling[i] for i in range(len(rolling)) if rolls[i] == best]
             if len(top) == 1:
                 break
-            self._emit("initiative", tied=top, face=best)
+            self._emit("initiative", tied=[b + 1 for b in top], face=best)
             rolling = top
         self.order = rules.turn_order(self.players, top[0])
-        self._emit("order", order=list(self.order))
+        self._emit("order", order=[b + 1 for b in self.order])
         self.phase = SETUP
         self.turn = self.order[0]
         return None
@@ -108,7 +108,7 @@ class Game:
         if self.occupant[square] >= 0:
             return "square taken"
         self._put(box, square)
-        self._emit("setup", player=box, square=notation.square_name(square))
+        self._emit("setup", p=box + 1, square=notation.square_name(square))
         self._placed += 1
         if self._placed < len(self.order):
             self.turn = self.order[self._placed]
@@ -152,11 +152,16 @@ class Game:
         self.where[box] = square
         self.occupant[square] = box
 
-    def _kill(self, box, cause, by=None):
+    def _kill(self, box, cause, by=None, ball=None):
         square = self.where.pop(box)
         self.occupant[square] = -1
         self.dead.append(box)
-        self._emit("death", player=box, square=notation.square_name(square), cause=cause, by=by)
+        fields = {"p": box + 1, "square": notation.square_name(square), "cause": cause}
+        if by is not None:
+            fields["by"] = by + 1
+        if ball is not None:
+            fields["ball"] = ball + 1
+        self._emit("death", **fields)
 
     def _step(self, box, arrow, record):
         """One step with its pushes; returns why it is illegal, or None. Changes nothing
@@ -183,7 +188,7 @@ class Game:
             self.where[pushed] = sq
             occupant[sq] = pushed
             if record:
-                self._emit("push", player=pushed, by=box, start=notation.square_name(here),
+                self._emit("push", p=pushed + 1, by=box + 1, start=notation.square_name(here),
                            end=notation.square_name(sq))
             if sq in self.balls:
                 if record:
@@ -263,7 +268,7 @@ class Game:
         start = self.where[box]
         saved = self._save()
         ndead = len(self.dead)
-        self._emit("move", player=box, start=notation.square_name(start),
+        self._emit("move", p=box + 1, start=notation.square_name(start),
                    arrows=[rules.ARROW_NAMES[first], rules.ARROW_NAMES[second]])
         why = self._try(box, first, second, True)
         if why is not None:
@@ -300,9 +305,9 @@ class Game:
             box = self.order[i]
             self.turn = box
             if self._has_move(box):
-                self._emit("turn", player=box, round=self.round)
+                self._emit("turn", p=box + 1, round=self.round)
                 return
-            self._emit("skip", player=box, round=self.round)
+            self._emit("skip", p=box + 1, round=self.round)
             after = i
 
     # -- the deathballs, deaths and shrinking ----------------------------------------------
@@ -318,7 +323,7 @@ class Game:
                 if _on(square, heading, lo, hi) < 0:
                     face, forced = self.dice.roll()
                     template, new = rules.bounce(face, square, self.ring, heading)
-                    self._emit("bounce", ball=ball, square=notation.square_name(square),
+                    self._emit("bounce", ball=ball + 1, square=notation.square_name(square),
                                template=template, face=face, forced=forced,
                                incoming=notation.heading_name(heading),
                                heading=notation.heading_name(new))
@@ -326,12 +331,12 @@ class Game:
                     self.headings[ball] = new
                 nxt = _on(square, heading, lo, hi)
                 self.balls[ball] = nxt
-                self._emit("ball", ball=ball, step=step, start=notation.square_name(square),
+                self._emit("ball", ball=ball + 1, step=step, start=notation.square_name(square),
                            end=notation.square_name(nxt), heading=notation.heading_name(heading))
             for ball in range(2):
                 box = self.occupant[self.balls[ball]]
                 if box >= 0:
-                    self._kill(box, "ball", ball)
+                    self._kill(box, "ball", ball=ball)
             if self._ended(ndead):
                 return
         self._shrink()
@@ -348,11 +353,11 @@ class Game:
                 to = rules.clamp(square, self.ring)
                 if to != square:
                     self.balls[ball] = to
-                    self._emit("clamp", ball=ball, start=notation.square_name(square),
+                    self._emit("clamp", ball=ball + 1, start=notation.square_name(square),
                                end=notation.square_name(to))
                     box = self.occupant[to]
                     if box >= 0:
-                        self._kill(box, "ball", ball)
+                        self._kill(box, "ball", ball=ball)
             for box in list(self.order):
                 if box not in self.where:
                     continue
@@ -376,20 +381,20 @@ class Game:
         # larger; if it ever did, the far end stays put and so does everyone behind it.
         if sq < 0:
             return
+        self._emit("clamp", p=box + 1, start=notation.square_name(square),
+                   end=notation.square_name(to))
         for i in range(len(chain) - 1, -1, -1):
             here = chain[i]
             pushed = self.occupant[here]
             self.occupant[here] = -1
             self._put(pushed, sq)
-            self._emit("push", player=pushed, by=box, start=notation.square_name(here),
+            self._emit("push", p=pushed + 1, by=box + 1, start=notation.square_name(here),
                        end=notation.square_name(sq))
             if sq in self.balls:
                 self._kill(pushed, "pushed", box)
             sq = here
         self.occupant[square] = -1
         self._put(box, to)
-        self._emit("clamp", player=box, start=notation.square_name(square),
-                   end=notation.square_name(to))
         if to in self.balls:
             self._kill(box, "clamped")
 
@@ -403,6 +408,6 @@ class Game:
         self.phase = OVER
         self.turn = None
         self.winner = alive[0] if alive else None
-        together = self.dead[ndead:] if not alive else []
-        self._emit("winner", player=self.winner, together=together)
+        together = [b + 1 for b in self.dead[ndead:]] if not alive else []
+        self._emit("winner", p=None if self.winner is None else self.winner + 1, together=together)
         return True

@@ -134,7 +134,7 @@ class RefereeMode:
         self.rolls = []          # initiative rolls for the bars
         self.blink_on = True
         self.blink_at = self.app.ticks()
-        self.app.emit("referee", players=list(self.game.players))
+        self.app.emit("referee", players=[b + 1 for b in self.game.players])
         self._leds()
         self._draw()
 
@@ -164,7 +164,7 @@ class RefereeMode:
 
     def _refuse(self, player, why, arrows=None):
         self.app.tone("refuse")
-        self.app.emit("refuse", player=player, reason=why, arrows=arrows)
+        self.app.emit("refuse", p=player + 1, reason=why, arrows=arrows)
         return why
 
     def _enter(self, player, button):
@@ -203,7 +203,7 @@ class RefereeMode:
         first = self.pending
         if button == rules.OPPOSITE[first]:
             self.pending = None
-            self.app.emit("undo", player=player, arrows=[rules.ARROW_NAMES[first]])
+            self.app.emit("undo", p=player + 1, arrows=[rules.ARROW_NAMES[first]])
             self.app.tone("tick")
             self._draw()
             return None
@@ -262,7 +262,8 @@ class RefereeMode:
             elif kind == "order":
                 self.rolls = []
             elif kind == "roll" and f["purpose"] == "initiative":
-                self.rolls = [r for r in self.rolls if r[0] != f["player"]] + [(f["player"], f["face"])]
+                box = f["p"] - 1
+                self.rolls = [r for r in self.rolls if r[0] != box] + [(box, f["face"])]
                 if not self.queue or self.queue[0][0] != "roll":
                     view.bars(self.frame, self.rolls)
                     self.app.show(self.frame)
@@ -284,7 +285,7 @@ class RefereeMode:
     def poll(self, now):
         if self.roll is not None:
             stage, face, wait = self.roll.at(now)
-            ball = self.bounce["ball"]
+            ball = self.bounce["ball"] - 1
             if stage in ("tumble", "face"):
                 view.face(self.frame, face, view.BALL_COLOURS[ball])
                 self.app.show(self.frame)
@@ -362,9 +363,6 @@ class RefereeMode:
         if verb == "roll":
             self.main(self.app.ticks())
             return None
-        if verb == "new":
-            self.start()
-            return None
         if verb == "state":
             self.app.emit("position", text=g.position(), phase=g.phase)
             return None
@@ -392,7 +390,7 @@ class RefereeMode:
             if g.phase != engine.SETUP:
                 return "not set-up"
             try:
-                box = int(words[1])
+                box = int(words[1]) - 1
                 sq = notation.square_of(words[2])
             except ValueError as e:
                 return str(e)
@@ -406,8 +404,8 @@ class RefereeMode:
             if words[2] not in rules.ARROW_NAMES or words[3] not in rules.ARROW_NAMES:
                 return "arrows are up, down, left, right"
             if not words[1].isdigit():
-                return "move <box> <arrow> <arrow>"
-            box = int(words[1])
+                return "move <player> <arrow> <arrow>"
+            box = int(words[1]) - 1
             if g.phase != engine.PLAY or box != g.turn:
                 return "not %s's turn" % words[1]
             first = rules.ARROW_NAMES.index(words[2])

@@ -3,14 +3,17 @@
 The position text is how a laptop or a script starts a game from a given position and how
 the referee writes the board into the event stream. Tokens, separated by spaces:
 
-    0@c1      box 0's figure on c1 (tokens of players in turn order, Player One first)
-    2@x       box 2 is dead
+    1@c1      player 1's figure on c1 (players in turn order, Player One first)
+    3@x       player 3 is dead
+    4@?       player 4 has not set up yet (written during set-up; not read back)
     *b8n      a deathball on b8 heading north (n ne e se s sw w nw); the first is ball 0
     r1        ring on the board: r0 8x8, r1 6x6 (b2-g7), r2 4x4 (c3-f6)
-    t3        whose turn it is (a box number); omitted when the game is over
+    t3        whose turn it is (player 3); omitted when the game is over
     n5        round number (optional, default 1)
 
-    text = "0@c1 1@d3 2@x 3@f1 *b8n *g8n r1 t1"
+Players are numbered 1..4 as on the boxes (box 1 is box index 0 in the firmware).
+
+    text = "1@c1 2@d3 3@x 4@f1 *b8n *g8n r1 t2"
 """
 
 COLUMNS = "abcdefgh"
@@ -55,7 +58,7 @@ def parse(text):
     for token in text.split():
         if "@" in token:
             box, at = token.split("@")
-            box = int(box)
+            box = int(box) - 1
             if box < 0 or box > 3 or box in order:
                 raise ValueError("bad player: %s" % token)
             order.append(box)
@@ -69,7 +72,7 @@ def parse(text):
         elif token[0] == "r":
             ring = int(token[1:])
         elif token[0] == "t":
-            turn = int(token[1:])
+            turn = int(token[1:]) - 1
         elif token[0] == "n":
             rnd = int(token[1:])
         else:
@@ -80,6 +83,8 @@ def parse(text):
         raise ValueError("a position needs two to four players")
     if ring < 0 or ring > 2:
         raise ValueError("ring must be r0, r1 or r2")
+    if ring > len(dead):
+        raise ValueError("ring r%d needs %d dead" % (ring, ring))
     squares = [where[b] for b in where]
     if len(set(squares)) != len(squares):
         raise ValueError("two players on one square")
@@ -96,15 +101,16 @@ def parse(text):
             "headings": headings, "ring": ring, "turn": turn, "round": rnd}
 
 
-def write(order, where, balls, headings, ring, turn, rnd=1):  # noqa: PLR0917
+def write(order, where, balls, headings, ring, turn, rnd=1, dead=None):  # noqa: PLR0917
     parts = []
     for box in order:
-        parts.append("%d@%s" % (box, square_name(where[box]) if box in where else "x"))
+        at = square_name(where[box]) if box in where else "x" if dead is None or box in dead else "?"
+        parts.append("%d@%s" % (box + 1, at))
     for i in range(len(balls)):
         parts.append("*%s%s" % (square_name(balls[i]), heading_name(headings[i])))
     parts.append("r%d" % ring)
     if turn is not None:
-        parts.append("t%d" % turn)
-    if rnd != 1:
+        parts.append("t%d" % (turn + 1))
+    if rnd > 1:
         parts.append("n%d" % rnd)
     return " ".join(parts)

@@ -5,8 +5,8 @@ out, so the matrix needs a copy of the board that moves on one event at a time. 
 class lets a laptop rebuild the board from a saved event stream, which is how anyone can
 check afterwards that the stream tells the whole story.
 
-    shown = Shown.from_position("0@c1 1@d1 *b8n *g8n r0 t0")
-    shown.apply("ball", {"ball": 0, "end": "b7", "heading": "s", ...})
+    shown = Shown.from_position("1@c1 2@d1 *b8n *g8n r0 t1")
+    shown.apply("ball", {"ball": 1, "end": "b7", "heading": "s", ...})
     shown.where, shown.balls, shown.headings, shown.ring, shown.turn
 """
 
@@ -41,38 +41,38 @@ class Shown:
     def apply(self, kind, f):
         """Move the copy on by one event (kinds it does not know change nothing)."""
         if kind == "order":
-            self.order = list(f["order"])
+            self.order = [p - 1 for p in f["order"]]
             self.turn = self.order[0]
         elif kind == "setup":
-            self.where[f["player"]] = notation.square_of(f["square"])
+            self.where[f["p"] - 1] = notation.square_of(f["square"])
         elif kind in ("turn", "skip"):
-            self.turn = f["player"]
+            self.turn = f["p"] - 1
         elif kind == "move":
             if f.get("end") is not None:
-                self.where[f["player"]] = notation.square_of(f["end"])
+                self.where[f["p"] - 1] = notation.square_of(f["end"])
         elif kind == "push":
-            self.where[f["player"]] = notation.square_of(f["end"])
+            self.where[f["p"] - 1] = notation.square_of(f["end"])
         elif kind == "death":
-            self.where.pop(f["player"], None)
-            self.dead.append(f["player"])
+            self.where.pop(f["p"] - 1, None)
+            self.dead.append(f["p"] - 1)
         elif kind == "ball":
             self.turn = None
-            self.balls[f["ball"]] = notation.square_of(f["end"])
-            self.headings[f["ball"]] = notation.heading_of(f["heading"])
+            self.balls[f["ball"] - 1] = notation.square_of(f["end"])
+            self.headings[f["ball"] - 1] = notation.heading_of(f["heading"])
         elif kind == "bounce":
-            self.headings[f["ball"]] = notation.heading_of(f["heading"])
+            self.headings[f["ball"] - 1] = notation.heading_of(f["heading"])
         elif kind == "shrink":
             self.ring = f["ring"]
         elif kind == "clamp":
             if "ball" in f:
-                self.balls[f["ball"]] = notation.square_of(f["end"])
+                self.balls[f["ball"] - 1] = notation.square_of(f["end"])
             else:
-                self.where[f["player"]] = notation.square_of(f["end"])
+                self.where[f["p"] - 1] = notation.square_of(f["end"])
         elif kind == "winner":
-            self.winner = f["player"]
+            self.winner = None if f["p"] is None else f["p"] - 1
             self.over = True
             self.turn = None
 
     def position(self):
         return notation.write(self.order, self.where, self.balls, self.headings, self.ring,
-                              self.turn)
+                              self.turn, 1, self.dead)

@@ -12,7 +12,8 @@ allocates a frame.
     wall_arrow(frame, 2)
 """
 
-PLAYER_COLOURS = ((170, 0, 0), (0, 50, 210), (0, 170, 0), (160, 120, 0))
+from courtside.display import COLOURS as PLAYER_COLOURS  # the same colours in every mode
+
 BALL_COLOURS = ((110, 110, 110), (110, 0, 150))
 _RED_RING = (14, 0, 0)
 _GREEN_RING = (0, 12, 0)
