@@ -9,7 +9,6 @@ only if both runtimes give the expected answer.
 import json
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 from conftest import ROOT, micropython_binary

@@ -14,7 +14,7 @@ simulator's virtual time.
 from courtside import STREAM, VERSION, display, events, lights, power, tones
 from courtside import settings as config
 from courtside.arbiter import NAMES
-from courtside.clock import Timeline
+from courtside.clock import Timeline, add
 from courtside.debounce import PRESS, RELEASE, STUCK, UNSTUCK, Debouncer
 from courtside.dodgeball import DodgeBall
 from courtside.fair import Fair
@@ -25,6 +25,7 @@ _LOBBY_FIRST = ("dodgeball", "referee")
 _IDLE_MS = 100
 _BUSY_MS = 5
 _LINE_MAX = 200
+_GLITCH_US = 50000  # presses this close before a box fault belong to the fault
 HELP = ("ping", "mode dodgeball|referee|die", "new", "start", "join N", "set name=value ...",
         "get", "save", "help")
 
@@ -62,11 +63,11 @@ class App:
     def at(self, stamp):
         return self.timeline.at(stamp)
 
-    def emit(self, kind, **fields):
-        self.hw.write_line(events.line(kind, self.t, fields))
+    def emit(self, event, **fields):
+        self.hw.write_line(events.line(event, self.t, fields))
 
-    def emit_at(self, t, kind, **fields):
-        self.hw.write_line(events.line(kind, t, fields))
+    def emit_at(self, t, event, **fields):
+        self.hw.write_line(events.line(event, t, fields))
 
     def show(self, frame):
         frame = display.scale(bytearray(frame), self.settings["brightness"])
@@ -199,6 +200,9 @@ class App:
                 self.emit("fault", kind="box", p=box + 1, closed=closed)
                 self.light(box, lights.FAULT)
                 self.tone("fault")
+                withdraw = getattr(self.stage, "withdraw", None)
+                if withdraw:  # the presses that led up to it were the same glitch
+                    withdraw(box, add(self.now, -_GLITCH_US))
         if any(self.faulty):
             out[:] = [e for e in out if e[1] == self.main_id or not self.faulty[e[1] // 4]
                       or e[0] != PRESS]

@@ -137,6 +137,20 @@ class Arbiter:
                 return False
         return True
 
+    def withdraw(self, player, since):
+        """Take back ``player``'s presses at or after ``since`` from the open contest."""
+        contest = self.open
+        if contest is None:
+            return []
+        gone = [p for p in contest.presses if p.player == player and diff(p.stamp, since) >= 0]
+        for p in gone:
+            contest.presses.remove(p)
+            if p in self.throws:
+                self.throws.remove(p)
+        if not contest.presses:
+            self.open = None
+        return gone
+
     def due(self, now):
         """Microseconds until the open contest closes (None when none is open)."""
         if self.open is None:

@@ -61,6 +61,10 @@ class DodgeBall:
         for contest in self.arbiter.close():
             self._verdict(contest)
 
+    def withdraw(self, player, since):
+        for p in self.arbiter.withdraw(player, since):
+            self.app.emit("withdrawn", n=p.n, p=player + 1, why="box fault")
+
     def command(self, words):
         return "unknown command in dodgeball: %s" % " ".join(words)
 
