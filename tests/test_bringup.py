@@ -233,3 +233,45 @@ def test_runs_on_micropython(micropython, firmware_env, tmp_path):
     assert got["result"] == {"missing": [], "stuck": [], "done": True}
     assert got["lines"][-1] == "bring-up done: all 9 buttons work"
     assert sum(" pressed" in line for line in got["lines"]) == 9
+
+
+def test_laptop_command_runs_it_on_a_virtual_board(tmp_path):
+    """`courtside bringup` end to end: mpremote runs the board's bring-up on the virtual
+    Pico (the unix port on a pseudo-terminal) and its report comes back line by line."""
+    import shutil
+    import sys
+
+    sys.path.insert(0, str(ROOT / "host"))
+    from courtside_host import cmd_bringup
+    from courtside_host.vpico import VirtualPico
+
+    flash = tmp_path / "flash"
+    shutil.copytree(ROOT / "firmware" / "courtside", flash / "courtside",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copy(ROOT / "hardware" / "variants" / "two_boxes.json", flash / "pinmap.json")
+    assert cmd_bringup.command("/dev/x", True, 0)[-1] == \
+        "import courtside.bringup as b; b.main(quick=True, buttons_s=0)"
+    with VirtualPico(flash, run_main=False) as board:
+        proc = subprocess.run(cmd_bringup.command(board.port, quick=True, buttons_s=0),
+                              capture_output=True, text=True, timeout=120, check=False)
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.splitlines()
+    assert lines[0] == "bring-up: Courtside for two players on a pico, 2 boxes, 9 buttons"
+    assert "LED: box 2 on (GP18)" in lines and "LED: box 3 on (GP19)" not in lines
+    assert sum(line.startswith("tone ") for line in lines) == len(tones.TUNES)
+    assert lines[-1].startswith("bring-up done: never pressed: box 1 THROW / UP (GP0),")
+
+
+def test_laptop_command_without_a_board(capsys):
+    import argparse
+    import sys
+
+    sys.path.insert(0, str(ROOT / "host"))
+    from courtside_host import cmd_bringup
+
+    parser = argparse.ArgumentParser()
+    cmd_bringup.add_arguments(parser)
+    args = parser.parse_args(["--port", "/dev/no-such-board", "--quick"])
+    assert args.buttons_seconds == bringup.BUTTONS_S
+    assert cmd_bringup.run(args) == 1
+    assert "no serial port /dev/no-such-board" in capsys.readouterr().err

@@ -33,7 +33,7 @@ PIXEL_MS = const(25)     # each pixel, each colour, during the walk
 FILL_MS = const(700)     # each whole-matrix colour
 LED_MS = const(500)      # each box LED
 BUTTONS_S = const(120)   # how long to wait for every button to be pressed
-LEVEL = const(64)        # channel value for the walk and the fills (bright, low current)
+LEVEL = const(48)        # channel value for the walk and the fills: bright, and under the cap
 
 COLOURS = (("red", (LEVEL, 0, 0)), ("green", (0, LEVEL, 0)), ("blue", (0, 0, LEVEL)))
 # Played if the firmware's tunes cannot be loaded: the buzzer's useful range.
