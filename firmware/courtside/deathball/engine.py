@@ -258,6 +258,16 @@ class Game:
                 self._restore(saved)
         return out
 
+    def preview(self, box, first, second):
+        """(legal, mover survives, players killed) for a move, changing nothing."""
+        saved = self._save()
+        ndead = len(self.dead)
+        legal = self._try(box, first, second, False) is None
+        survives = box in self.where
+        killed = len(self.dead) - ndead
+        self._restore(saved)
+        return legal, survives, killed
+
     def move(self, box, first, second):
         """The player whose turn it is moves by two arrows (0..3 = up, down, left, right).
         Returns None, or why the move is refused (and then nothing has changed)."""
