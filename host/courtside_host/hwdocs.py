@@ -60,7 +60,7 @@ def physical_pin(gpio: int) -> int:
 
 def roles(data: dict) -> dict:
     """GPIO -> (kind, what it connects to, cable contact or ""), for a valid map."""
-    contacts = {}
+    contacts: dict = {}
     cable = data.get("cable") or {}
     for contact, carried in (cable.get("pins") or {}).items():
         contacts.setdefault(carried, contact)
@@ -108,7 +108,7 @@ def pin_table(data: dict, source: str = DEFAULT_SOURCE) -> str:
               "", "Spare GPIOs: %s." % ", ".join("GP%d" % g for g in pinmap.BOARDS[board] if g not in r)]
     cable = data.get("cable")
     if cable:
-        colours = WIRE_COLOURS.get(cable.get("wiring"), ())
+        colours: tuple = WIRE_COLOURS.get(str(cable.get("wiring")), ())
         lines += ["", "## Box cable: %s, wired %s" % (cable.get("connector", ""), cable.get("wiring", "")),
                   "", "The same on every box; both ends of the cable are wired straight through "
                   "(a standard patch cable).", "",
@@ -215,7 +215,7 @@ def _box(s: _Svg, data: dict, i: int, x: float, y: float):
     """One button box: its four buttons and LED, and the contacts of its cable."""
     box = data["boxes"][i]
     cable = data.get("cable") or {"pins": {}}
-    colours = WIRE_COLOURS.get(cable.get("wiring"), ())
+    colours: tuple = WIRE_COLOURS.get(str(cable.get("wiring")), ())
     s.rect(x, y, 330, 168, fill="#f7f7fb", stroke="#555577", rx=8)
     s.text(x + 10, y + 18, "Box %d" % (i + 1), bold=True, size=13)
     s.text(x + 60, y + 18, "cable J%d: %s %s" % (i + 1, cable.get("connector", ""), cable.get("wiring", "")),
