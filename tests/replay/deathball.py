@@ -6,6 +6,10 @@ rolls), ``script`` (a list of steps: ["initiative"], ["setup", p, "c1"],
 ["move", p, "up", "left"], ["dice", 3, 4]) and optional ``show`` (event kinds to report;
 all when missing). Result: what each step returned, the events as short text lines, and
 the final position and phase.
+
+A case with ``rolls`` instead rolls the fair die that many times from ``seed`` and returns
+the count of each face and whether the chi-square statistic stays under 20.515 (5 degrees
+of freedom, significance 0.001): the die is the same on both runtimes and fair on each.
 """
 
 from courtside.deathball.die import Dice
@@ -29,7 +33,19 @@ def line(kind, fields):
     return " ".join(parts)
 
 
+def roll_counts(case):
+    dice = Dice(Fair(seeded(case["seed"])))
+    counts = [0] * 6
+    for _ in range(case["rolls"]):
+        counts[dice.roll()[0] - 1] += 1
+    expected = case["rolls"] / 6
+    chi2 = sum((c - expected) ** 2 / expected for c in counts)
+    return {"counts": counts, "fair": chi2 < 20.515}
+
+
 def run(case):
+    if "rolls" in case:
+        return roll_counts(case)
     dice = Dice(Fair(seeded(case.get("seed", 1))))
     game = Game([p - 1 for p in case["players"]], dice)
     if "position" in case:

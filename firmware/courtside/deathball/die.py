@@ -46,13 +46,14 @@ class Dice:
 
 
 def tumble_delays(fast=False):
-    """Milliseconds each tumbling face stays: growing by a quarter each time (slowing down)."""
+    """Milliseconds each tumbling face stays, each longer than the last (slowing down):
+    about a second of tumbling, or 0.7 s for the quick rolls shown during a game."""
     out = []
-    ms = _FIRST_MS
-    while ms < _SLOWEST_MS:
+    ms = _FIRST_MS * 2 // 3 if fast else _FIRST_MS
+    while ms < (_SLOWEST_MS * 3 // 4 if fast else _SLOWEST_MS):
         out.append(ms)
-        ms += ms // 4 + (8 if fast else 4)
-    return out[::2] if fast else out
+        ms += (ms * 2 // 5 if fast else ms // 4) + 4
+    return out
 
 
 def tumble_faces(face, count, rng):
