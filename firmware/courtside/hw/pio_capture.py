@@ -1,0 +1,156 @@
+"""PIO capture backend: every button pin sampled in the same clock cycle, stamped to 48 ns.
+
+A PIO state machine runs ``courtside.piocode``: it reads all button pins at once every 6
+system cycles and, on any change, pushes the levels and its loop counter. A DMA channel
+paced by the state machine's RX FIFO copies those words into a RAM buffer the moment they
+appear (the DMA keeps running while the CPU is busy or has interrupts off), and
+``drain()`` turns them into ``(stamp, levels)`` snapshots in the capture ``Ring``, the same
+snapshots ``courtside.capture.IrqCapture`` makes, so debounce, order and contests run
+unchanged. The maths lives in ``courtside.piostamp``; docs/pio-capture.md explains it.
+
+    cap = PioCapture(ring, pins, flag)     # flag: asyncio.ThreadSafeFlag, set when snapshots arrive
+    cap.start()
+    cap.drain()                            # any time; also run by a 2 ms soft timer
+    cap.stop()
+
+Requirements: the button GPIOs span at most 30 pins with no LED, buzzer or matrix pin
+among them (the default map uses GP0..GP16); state machine 4 (the first of PIO block 1)
+is free; the system clock does not change while capture runs.
+"""
+
+import time
+from array import array
+
+import machine
+import rp2
+from machine import Pin
+from micropython import const
+from uctypes import addressof
+
+from courtside import piocode
+from courtside.clock import add, diff
+from courtside.piostamp import Drain, Stamper
+
+_DMA_COUNT = const(0x0FFFFFFF)   # words before the DMA stops: 134 million changes
+_EXEC_X_ALL_ONES = "mov(x, invert(null))"
+_EXEC_ISR_ZERO = "mov(isr, null)"
+
+
+def window(pins):
+    """(in_base, width) of the button pins; ValueError if an output pin sits inside."""
+    gpio = pins.button_gpio
+    base = min(gpio)
+    width = max(gpio) - base + 1
+    if width > 30:
+        raise ValueError("PIO capture: the button pins span %d GPIOs, at most 30" % width)
+    outputs = list(pins.leds) + [pins.buzzer, pins.matrix_pin]
+    inside = [g for g in outputs if base <= g < base + width]
+    if inside:
+        raise ValueError("PIO capture: output pins %s lie among the button pins" % inside)
+    return base, width
+
+
+def _buffer(words):
+    """A zeroed buffer of ``words`` 32-bit words aligned to its size (for the DMA ring)."""
+    nbytes = 4 * words
+    for extra in (0, nbytes):
+        arr = array("H", bytes((nbytes + extra) >> 1))
+        off = (-addressof(arr)) & (nbytes - 1)
+        if off + nbytes <= 2 * len(arr):
+            return arr, memoryview(arr)[off >> 1:(off + nbytes) >> 1]
+    raise MemoryError("no aligned DMA buffer")
+
+
+class PioCapture:
+    name = "pio"
+
+    def __init__(self, ring, pins, flag, sm_id=4, buffer_words=2048, poll_ms=2,
+                 ticks_us=time.ticks_us):
+        self.ring = ring
+        self.flag = flag
+        self.sm_id = sm_id
+        self.poll_ms = poll_ms
+        self._ticks = ticks_us
+        self.in_base, self.width = window(pins)
+        self.mask = pins.button_mask
+        # Pull-ups on every pin the program reads, so an unused pin in the window cannot float.
+        self._inputs = [Pin(g, Pin.IN, Pin.PULL_UP)
+                        for g in range(self.in_base, self.in_base + self.width)]
+        self.program = rp2.asm_pio(**piocode.CONFIG)(piocode.program(self.width))
+        self.freq = machine.freq()
+        self.stamper = Stamper(self.freq)
+        self._mem, halves = _buffer(buffer_words)
+        self._halves = halves
+        self.drainer = Drain(ring, self.stamper, halves, self.in_base, self.width, self.mask)
+        self.resolution_ns = self.stamper.ns(1)
+        self.start_error_us = 0
+        self._sm = None
+        self._dma = None
+        self._timer = None
+        self._busy = False
+
+    def start(self):
+        base = self.in_base
+        sm = rp2.StateMachine(self.sm_id, self.program, in_base=Pin(base))
+        sm.active(0)
+        sm.exec(_EXEC_X_ALL_ONES)     # never equal to a sample: the first sample is reported
+        sm.exec(_EXEC_ISR_ZERO)       # the counter starts at 0
+        dma = rp2.DMA()
+        pio, index = divmod(self.sm_id, 4)
+        ring_bits = _log2(2 * len(self._halves))      # the buffer's size in bytes is 2**ring_bits
+        ctrl = dma.pack_ctrl(size=2, inc_read=False, inc_write=True, ring_size=ring_bits,
+                             ring_sel=True, treq_sel=8 * pio + 4 + index, high_pri=True)
+        dma.config(read=sm, write=self._halves, count=_DMA_COUNT, ctrl=ctrl, trigger=True)
+        self._sm = sm
+        self._dma = dma
+        lv = 0
+        for i, p in enumerate(self._inputs):
+            lv |= p.value() << (base + i)
+        self.drainer.last = lv & self.mask      # the first report repeats this: not a change
+        t0 = self._ticks()
+        sm.active(1)
+        t1 = self._ticks()
+        half = diff(t1, t0) >> 1
+        self.start_error_us = half + 1
+        self.stamper.start(add(t0, half))
+        if self.poll_ms:
+            self._timer = machine.Timer(mode=machine.Timer.PERIODIC, period=self.poll_ms,
+                                        callback=self._poll)
+
+    def _poll(self, _timer):
+        self.drain()
+
+    def drain(self):
+        """Move new captures into the ring; returns how many snapshots were put."""
+        if self._busy or self._dma is None:
+            return 0
+        self._busy = True
+        try:
+            now = self._ticks()
+            written = _DMA_COUNT - self._dma.count
+            moved = self.drainer.take(written, now)
+        finally:
+            self._busy = False
+        if moved:
+            self.flag.set()
+        return moved
+
+    def stop(self):
+        if self._timer is not None:
+            self._timer.deinit()
+            self._timer = None
+        if self._sm is not None:
+            self._sm.active(0)
+        self.drain()
+        if self._dma is not None:
+            self._dma.active(0)
+            self._dma.close()
+            self._dma = None
+        self._sm = None
+
+
+def _log2(n):
+    b = 0
+    while (1 << b) < n:
+        b += 1
+    return b
