@@ -36,14 +36,15 @@ class FakeApp:
     def kinds(self):
         return [k for k, _ in self.events]
 
-    def run(self, mode, limit_ms=600000):
-        """Poll the mode as the main loop would until it needs no more polls (or stays
-        idle, blinking); returns the ms of clock that passed."""
+    def settle(self, mode, limit_ms=600000):
+        """Poll the mode as the main loop would, moving the clock on by what it asks for,
+        until it has nothing left to animate; returns the ms of clock that passed."""
         spent = 0
         while spent < limit_ms:
             wait = mode.poll(self.now)
-            if wait is None or (not getattr(mode, "queue", None) and getattr(mode, "roll", None) is None
-                                and getattr(mode, "until", None) is None and wait == 350):
+            busy = getattr(mode, "queue", None) or getattr(mode, "roll", None) is not None \
+                or getattr(mode, "until", None) is not None
+            if wait is None or not busy:
                 return spent
             wait = max(1, wait)
             self.now = clock.add(self.now, wait * 1000)

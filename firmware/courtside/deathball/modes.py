@@ -73,7 +73,7 @@ class DieMode:
         if self.roll is None:
             return None
         stage, face, wait = self.roll.at(now)
-        if (stage, face) != self.last:
+        if stage != "done" and (stage, face) != self.last:
             self.last = (stage, face)
             if stage == "tumble":
                 view.face(self.frame, face, (90, 90, 90))
@@ -246,6 +246,7 @@ class RefereeMode:
                 self.bounce = f
                 self.roll = Roll(f["face"], now, self.app.rng, fast=True, arrow=False)
                 self.app.tone("roll")
+                self._leds()  # nobody's turn while the deathballs run
                 return 1
             self.queue.pop(0)
             self.shown.apply(kind, f)
@@ -275,6 +276,7 @@ class RefereeMode:
             elif kind == "winner":
                 self.app.tone("win")
             if pause:
+                self._leds()
                 self._draw()
                 self.until = clock.add(now, pause * 1000)
                 return pause
