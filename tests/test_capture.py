@@ -53,3 +53,26 @@ def test_ring_keeps_order_and_counts_what_it_drops():
 def test_ring_size_must_be_a_power_of_two():
     with pytest.raises(ValueError):
         Ring(100)
+
+
+class FakePin:
+    def __init__(self, flags):
+        self.flags_now = flags
+
+    def irq(self):
+        return self
+
+    def flags(self):
+        return self.flags_now
+
+
+def test_a_falling_edge_counts_even_if_the_contact_bounced_open_before_the_handler_ran():
+    ring, flag = Ring(8), Flag()
+    pin = FakePin(flags=4)                      # raised by a falling edge (IRQ_FALLING = 4)
+    capture = IrqCapture(ring, lambda: 0b11, lambda: 50, 0b11, flag, {pin: 0b10}, 4)
+    capture.irq(pin)                            # the register already reads open again
+    out = [0, 0]
+    assert ring.get(out) and out == [50, 0b01]
+    pin.flags_now = 8                           # a rising edge is taken as the register says
+    capture.irq(pin)
+    assert ring.get(out) and out == [50, 0b11]

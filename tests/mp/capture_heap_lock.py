@@ -23,9 +23,24 @@ def ticks():
     return time.ticks_us() & MASK
 
 
+class FakePin:
+    """Stands in for a Pico Pin: irq().flags() says which edge raised the interrupt."""
+
+    def __init__(self):
+        self.flags_now = 0
+
+    def irq(self):
+        return self
+
+    def flags(self):
+        return self.flags_now
+
+
+FALLING = 4
+pin = FakePin()
 ring = Ring(64)
 flag = asyncio.ThreadSafeFlag()
-capture = IrqCapture(ring, read_levels, ticks, 0x1FFFF, flag)
+capture = IrqCapture(ring, read_levels, ticks, 0x1FFFF, flag, {pin: 1 << 3}, FALLING)
 handler = capture.irq
 out = [0, 0]
 i = 0
@@ -33,7 +48,8 @@ micropython.heap_lock()
 try:
     while i < 200:                # 63 fit, the rest are dropped and counted
         levels[0] = 0x1FFFF ^ (1 << (i % 17))
-        handler(None)
+        pin.flags_now = FALLING if i % 2 else 0
+        handler(pin)
         i += 1
     stored = (ring.ix[0] - ring.ix[1]) & ring.mask
     first = ring.get(out)

@@ -12,15 +12,16 @@ here is kept small; the rules it follows are the firmware's timing rules:
   Ctrl-C or an ``mpremote`` session is never cut short by it.
 """
 
+import asyncio
 import os
 import sys
 import time
 
-import asyncio
 import machine
 import rp2
 from machine import PWM, WDT, Pin, mem32
 from micropython import const
+
 from courtside.capture import IrqCapture
 from courtside.clock import add, diff
 from courtside.ring import Ring
@@ -79,7 +80,11 @@ class Pico:
             from courtside.hw.pio_capture import PioCapture
             self.capture = PioCapture(self.ring, pins, self.flag)
         else:
-            self.capture = IrqCapture(self.ring, _gpio_in, time.ticks_us, pins.button_mask, self.flag)
+            bits = {}
+            for pin, gpio in zip(self._buttons, pins.button_gpio):
+                bits[pin] = 1 << gpio
+            self.capture = IrqCapture(self.ring, _gpio_in, time.ticks_us, pins.button_mask, self.flag,
+                                      bits, Pin.IRQ_FALLING)
         self._start_capture()
 
     def _start_capture(self):

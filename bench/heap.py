@@ -1,0 +1,109 @@
+"""Heap in steady state, and its growth over 100,000 simulated presses.
+
+Runs the whole firmware app loop (debounce, arbiter, lobby, Dodge Ball, event stream)
+on the MicroPython unix port with the simulated hardware in virtual time, two to four
+players pressing in contests that include bounce and ties. Every 10,000 presses it
+collects garbage and prints the live heap; the goal is no growth.
+
+    micropython bench/heap.py [PRESSES]
+
+The unix port is a 64-bit build: every object header and pointer is twice the size of
+a Pico's, so figures here are an upper bound for the board.
+"""
+
+import gc
+import sys
+
+sys.path.insert(0, (__file__.rsplit("/", 1)[0] if "/" in __file__ else ".") + "/../firmware")
+
+import asyncio  # noqa: E402
+
+from courtside import pinmap  # noqa: E402
+from courtside.app import App  # noqa: E402
+from courtside.hw.sim import Sim  # noqa: E402
+
+ROOT = (__file__.rsplit("/", 1)[0] if "/" in __file__ else ".") + "/.."
+
+
+class Stream(Sim):
+    """A Sim whose script is generated as it plays, so the script itself takes no heap."""
+
+    def __init__(self, pins, presses):
+        Sim.__init__(self, pins, script=[], seed=3, out=self.count)
+        self.lines_out = 0
+        self.presses = presses
+        self.done = 0
+        self.next_t = 100000
+        self.queue = [(0, "cmd", "join 1", None), (0, "cmd", "join 2", None), (0, "cmd", "join 3", None),
+                      (10000, "cmd", "start", None)]
+        self.end = 1 << 62
+        # preallocated, and filled with small ints only, so measuring allocates nothing
+        self.at = [0] * (presses // 10000 + 2)
+        self.live = [0] * (presses // 10000 + 2)
+        self.taken = 0
+
+    def count(self, text):
+        self.lines_out += 1
+
+    def _more(self):
+        # a contest: three presses, the last two 600 us apart (a tie), each with bounce
+        t = self.next_t
+        k = self.done
+        for i, offset in enumerate((0, 250000, 250600)):
+            box = (k + i) % 3
+            button = 4 * box + (i + k) % 4
+            at = t + offset
+            self.queue.append((at, "edge", button, True))
+            self.queue.append((at + 300, "edge", button, False))
+            self.queue.append((at + 900, "edge", button, True))
+            self.queue.append((at + 60000, "edge", button, False))
+        self.queue.sort()
+        self.done += 3
+        self.next_t = t + 2000000
+        if self.done % 10000 < 3:
+            gc.collect()
+            self.live[self.taken] = gc.mem_alloc()
+            self.at[self.taken] = self.done
+            self.taken += 1
+
+    def _advance(self, us):
+        if not self.queue:
+            if self.done >= self.presses:
+                return False
+            self._more()
+        self.script = self.queue
+        self.index = 0
+        target = self.vt + us
+        if self.queue[0][0] <= target:
+            t = self.queue[0][0]
+            self.vt = max(self.vt, t)
+            changed = False
+            while self.queue and self.queue[0][0] == t:
+                _, kind, a, b = self.queue.pop(0)
+                if kind == "cmd":
+                    self.lines.append(a)
+                else:
+                    changed = self._set(a, b) or changed
+            if changed:
+                self.ring.put(self.ticks_us(), self.level)
+            return True
+        self.vt = target
+        return True
+
+
+def main():
+    presses = int(sys.argv[1]) if len(sys.argv) > 1 else 100000
+    pins = pinmap.load(ROOT + "/hardware/pinmap.json")
+    hw = Stream(pins, presses)
+    app = App(hw)
+    asyncio.run(app.run())
+    points = list(zip(hw.at[:hw.taken], hw.live[:hw.taken]))
+    print("heap over %d presses (%s, %d event lines)" % (hw.done, sys.implementation.name, hw.lines_out))
+    for done, alloc in points:
+        print("  after %6d presses: %6d bytes live" % (done, alloc))
+    steady = points[1][1] if len(points) > 1 else points[0][1]
+    print("steady state %d bytes; growth from %d to %d presses: %+d bytes" % (
+        steady, points[1][0], points[-1][0], points[-1][1] - steady))
+
+
+main()
