@@ -131,3 +131,47 @@ def test_pins_table_and_svg_commands(tmp_path, capsys):
     ET.parse(tmp_path / "two.svg")
     stream = io.StringIO()
     assert cmd_pins.check_file(two, stream) and "2 boxes, 9 buttons" in stream.getvalue()
+
+
+def _kohm(text):
+    value = float(text.split()[0])
+    return value * (1000 if "k" in text else 1)
+
+
+def test_build_guide_figures_follow_from_the_part_values():
+    """The RC, pull-up and LED figures quoted in the guide, recomputed from the parts."""
+    import math
+
+    from courtside import settings
+
+    guide = (HARDWARE / "README.md").read_text()
+    r_pull, r_series = _kohm(hwdocs.PULL_UP), _kohm(hwdocs.SERIES)
+    c = float(hwdocs.FILTER_C.split()[0]) * 1e-9
+    tau_us = r_series * c * 1e6
+    assert "= %.0f µs" % tau_us in guide
+    fastest = tau_us * math.log(3.3 / 2.0)   # threshold at VIH min
+    slowest = tau_us * math.log(3.3 / 0.8)   # threshold at VIL max
+    assert "between **%.1f µs and %.1f µs**" % (fastest, slowest) in guide
+    spread = 0.01 + 0.05                     # 1 % resistor, 5 % C0G capacitor
+    assert "at most **%.1f µs**" % (2 * spread * slowest) in guide
+    assert "(%.1f µs with 10 %% X7R" % (2 * 0.11 * slowest) in guide
+    rise_us = (r_pull + r_series) * c * 1e6
+    assert "(time constant %.0f µs)" % rise_us in guide
+    assert "after about **%.0f µs**" % (rise_us * math.log(3.3 / (3.3 - 2.0))) in guide
+    assert "contact closes" in guide and "%.2f mA" % (3.3 / r_pull * 1000) in guide
+    held = 17 * 3.3 / r_pull * 1000
+    assert round(held) == power.PULL_UP_MA
+    assert re.search(r"cost only\s+%d mA" % power.PULL_UP_MA, guide)
+    assert "(%d µs by default" % settings.DEFAULTS["tie_us"] in guide
+    assert 2 * spread * slowest * 100 < settings.DEFAULTS["tie_us"]  # bias far inside a tie
+    led_ma = (3.3 - 2.0) / _kohm(hwdocs.LED_R) * 1000
+    assert "**%.1f mA**" % led_ma in guide and led_ma <= power.BOX_LED_MA
+    for value in (hwdocs.PULL_UP, hwdocs.SERIES, hwdocs.FILTER_C, hwdocs.LED_R):
+        assert value in guide and value in (HARDWARE / "bom.md").read_text().replace(" kΩ, 1 %", " kΩ")
+
+
+def test_hardware_links_resolve():
+    for doc in [HARDWARE / "README.md", HARDWARE / "bom.md", ROOT / "docs" / "hardware.md"]:
+        for target in re.findall(r"\]\(([^)#]+)", doc.read_text()):
+            if "://" not in target:
+                assert (doc.parent / target).exists(), "%s links to missing %s" % (doc.name, target)
