@@ -142,15 +142,27 @@ def test_wrap_inside_a_change_path_still_reports_a_count_near_the_wrap():
         assert sim.state.input_shift_register.contents == (start + 10 - 40) & 0xFFFFFFFF
 
 
-def test_counter_keeps_time_across_two_thousand_million_loops():
-    # With quiet loops skipped arithmetically, run past one full 32-bit wrap (206 s at
-    # 125 MHz): exactly one mark, at loop 2**32, and a press after it counted right.
+def test_counter_keeps_time_across_four_thousand_million_loops():
+    # With quiet loops skipped arithmetically, run for 2**32 loops (206 s at 125 MHz): a
+    # wrap mark every 2**30 loops, and a press after them counted right.
     press_loop = (1 << 32) + 777
     sim = PioSim()
     words = sim.run(steps([(6 * press_loop - 3, 6, True)]), 6 * (press_loop + 10))
     snaps, marks = decode(words)
-    assert marks == [(1 << 32) & 0x3FFFFFFF]
+    assert marks == [0, 0, 0, 0]                    # at loops 2**30, 2 * 2**30, ...
     assert snaps[-1] == (press_loop & 0x3FFFFFFF, IDLE & ~(1 << 6))
+    assert sim.state.input_shift_register.contents < 1 << 30
+
+
+def test_wrap_mark_lands_on_the_loop_where_the_count_reads_zero():
+    sim = PioSim()
+    times = []
+    sim.run(steps([]), 6 * ((1 << 30) + 5))
+    for cycle, w in sim.words:
+        if w == 0 and cycle > 100:
+            times.append(cycle)
+    # the mark is pushed in the loop that starts at 6 * 2**30 (its 6th cycle)
+    assert len(times) == 1 and 0 <= times[0] - 6 * (1 << 30) < 12
 
 
 def test_full_fifo_drops_words_but_never_stalls_the_clock():
@@ -161,4 +173,4 @@ def test_full_fifo_drops_words_but_never_stalls_the_clock():
     sim.run(steps(edges), until=1200)
     assert len(sim.state.receive_fifo) == 4
     assert sim.lost_words == 2 * (1 + 7) - 4
-    assert sim.state.input_shift_register.contents == (-(1200 // 6)) & 0xFFFFFFFF
+    assert sim.state.input_shift_register.contents == (1 << 30) - 1200 // 6

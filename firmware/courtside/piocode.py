@@ -15,8 +15,10 @@ What the program does (docs/pio-capture.md has the timing diagram):
   30 bits (bits 31 and 30 clear: a "count" word).
 - The ISR holds a 32-bit loop counter that goes down by one for every 6 cycles, on every
   path, so the counter is a clock: one count = 6 system cycles = 48 ns at 125 MHz.
-- When the counter passes zero the program pushes a lone count word (the "wrap mark") so
-  the drain always sees a count at least once per 2**32 loops.
+- When the counter reaches zero the program pushes a lone count word (the "wrap mark") and
+  restarts the counter from 2**30 - 1, so the drain sees a count word at least once every
+  2**30 loops (51.5 s at 125 MHz) and never has to guess how many periods passed. The
+  firmware starts the counter at 2**30 (its count words read 0).
 
 Loop budget: the quiet loop is 6 cycles; a change costs 12 (two loops); a wrap mark costs
 12. The layout is chosen so that the change path falls straight into ``tick`` with no
@@ -30,6 +32,16 @@ JOIN_RX = 2
 
 LOOP_CYCLES = 6     # cycles per count: the quiet loop, and the unit of every other path
 COUNT_BITS = 30     # count words carry the counter's low 30 bits
+
+# Executed one by one (``StateMachine.exec``) before the state machine is started:
+# ISR = 2**30, the counter (its count words read 0); X = all ones, never equal to a
+# sample, so the first sample is reported as the starting levels.
+START = (
+    "set(y, 1)",
+    "mov(isr, y)",
+    "in_(null, 30)",
+    "mov(x, invert(null))",
+)
 
 # Keyword arguments for rp2.asm_pio (and for the stand-in assembler)
 CONFIG = {
@@ -52,19 +64,21 @@ def program(width):
         mov(y, isr)                 # 3  y = counter
         jmp(y_dec, "tick")          # 4  counter - 1; falls through only when it was 0
         push(noblock)               # 5  wrap mark: ISR is 0, push it as a count word
-        jmp(y_dec, "tick")[4]       # 6  one more count, padded to 2 loops
+        in_(y, 30)                  # 6  restart the counter from 2**30 - 1 (y is all ones)
+        mov(y, isr)                 # 7
+        jmp(y_dec, "tick")[2]       # 8  one more count, padded to 2 loops
         label("changed")
-        mov(x, y)                   # 7  new levels are the new reference
-        mov(y, isr)                 # 8  y = counter at the sample that saw the change
-        mov(isr, invert(x))         # 9  levels word: bit 31 set, pressed pins read 1
-        push(noblock)               # 10
-        in_(y, 30)                  # 11 count word: low 30 bits, bits 31 and 30 clear
+        mov(x, y)                   # 9  new levels are the new reference
+        mov(y, isr)                 # 10 y = counter at the sample that saw the change
+        mov(isr, invert(x))         # 11 levels word: bit 31 set, pressed pins read 1
         push(noblock)               # 12
-        jmp(y_dec, "again")         # 13 the change path lasts 2 loops: count them
+        in_(y, 30)                  # 13 count word: low 30 bits, bits 31 and 30 clear
+        push(noblock)               # 14
+        jmp(y_dec, "again")         # 15 the change path lasts 2 loops: count them
         label("again")
-        jmp(y_dec, "tick")          # 14
+        jmp(y_dec, "tick")          # 16
         label("tick")
-        mov(isr, y)                 # 15 store the counter
+        mov(isr, y)                 # 17 store the counter
         wrap()
 
     return pio_capture

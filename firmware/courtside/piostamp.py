@@ -71,8 +71,8 @@ class Stamper:
         num = self.num
         den = self.den
         d = (self.count - count) & _COUNT_MASK       # loops since the anchor, modulo 2**30
-        q, r = divmod(d, den)
-        rem = r * num + self.frac
+        q = d // den                                  # (divmod would allocate a tuple)
+        rem = (d - q * den) * num + self.frac
         us = q * num + rem // den
         k = 0
         late = diff(now, self.ticks) - us             # whole periods hidden in the 30 bits
@@ -132,6 +132,7 @@ class Drain:
             self._lose((lost + 1) >> 1)
             ix = written - self.size
             self.pending = False
+            self.last = -1           # what the ring last got may be stale: report the next as is
         moved = 0
         while ix != written:
             j = (ix & self.wmask) << 1

@@ -185,3 +185,13 @@ def assemble(func, **config):
     wrap_target = asm.wrap_target if asm.wrap_target is not None else 0
     wrap = asm.wrap if asm.wrap is not None else len(asm.opcodes) - 1
     return Program(list(asm.opcodes), wrap_target, wrap, dict(asm.labels), dict(config))
+
+
+def encode(text):
+    """One instruction given as text, as ``StateMachine.exec`` takes it (no labels)."""
+    asm = _Assembler()
+    asm.start(True)
+    exec(text, asm.names())   # noqa: S102 - the firmware's own instruction strings
+    if len(asm.opcodes) != 1:
+        raise PioAsmError("expected exactly one instruction in %r" % text)
+    return asm.opcodes[0]

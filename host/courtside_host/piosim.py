@@ -22,7 +22,7 @@ from courtside import piocode
 from pioemu import State, emulate
 from pioemu.shift_register import ShiftRegister
 
-from courtside_host.pio_standin import assemble
+from courtside_host.pio_standin import assemble, encode
 
 MASK32 = 0xFFFFFFFF
 
@@ -41,13 +41,22 @@ class PioSim:
             "wrap_top": self.program.wrap,
         }
         self.sample_pc = self.program.labels["sample"]
-        # What the firmware does before starting: X = all ones (never equal to a sample, so
-        # the first sample is reported), ISR = 0 (the counter), PC at ``sample``.
-        self.state = State(x_register=MASK32, program_counter=self.sample_pc)
+        # What the firmware does before starting: piocode.START, executed by the emulator.
+        self.state = self._start_state()
         self.words = []      # (cycle the word left the FIFO, word)
         self.lost_words = 0  # pushes dropped on a full FIFO (dma=False only)
         self._steps = [(0, (1 << width) - 1)]
         self._cycles = []
+
+    def _start_state(self):
+        state = State()
+        shifts = {k: self._kw[k] for k in ("shift_isr_right", "shift_osr_right")}
+        for text in piocode.START:
+            start = replace(state, clock=0, program_counter=0)
+            for _, state in emulate([encode(text)], stop_when=lambda _op, s: s.clock >= 1,
+                                    initial_state=start, **shifts):
+                pass
+        return replace(state, clock=0, program_counter=self.sample_pc)
 
     def levels_at(self, cycle):
         i = bisect_right(self._cycles, cycle) - 1

@@ -32,8 +32,6 @@ from courtside.clock import add, diff
 from courtside.piostamp import Drain, Stamper
 
 _DMA_COUNT = const(0x0FFFFFFF)   # words before the DMA stops: 134 million changes
-_EXEC_X_ALL_ONES = "mov(x, invert(null))"
-_EXEC_ISR_ZERO = "mov(isr, null)"
 
 
 def window(pins):
@@ -93,8 +91,8 @@ class PioCapture:
         base = self.in_base
         sm = rp2.StateMachine(self.sm_id, self.program, in_base=Pin(base))
         sm.active(0)
-        sm.exec(_EXEC_X_ALL_ONES)     # never equal to a sample: the first sample is reported
-        sm.exec(_EXEC_ISR_ZERO)       # the counter starts at 0
+        for instr in piocode.START:   # counter 2**30, X never equal to a sample
+            sm.exec(instr)
         dma = rp2.DMA()
         pio, index = divmod(self.sm_id, 4)
         ring_bits = _log2(2 * len(self._halves))      # the buffer's size in bytes is 2**ring_bits
