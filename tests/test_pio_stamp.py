@@ -129,7 +129,8 @@ def test_drain_reports_a_levels_word_whose_count_was_lost():
     drain, out = drain_all(words, ring)
     assert drain.unpaired == 1 and ring.dropped == 1
     # the next snapshots still arrive whole and stamped right
-    assert out == [(add(1000, int(true_us(150))), IDLE & ~4 & ~32), (add(1000, int(true_us(200))), IDLE & ~32)]
+    assert out == [(add(1000, int(true_us(150))), IDLE & ~4 & ~32),
+                   (add(1000, int(true_us(200))), IDLE & ~32)]
 
 
 def test_full_ring_leaves_captures_waiting_instead_of_dropping():

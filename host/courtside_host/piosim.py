@@ -53,9 +53,9 @@ class PioSim:
         shifts = {k: self._kw[k] for k in ("shift_isr_right", "shift_osr_right")}
         for text in piocode.START:
             start = replace(state, clock=0, program_counter=0)
-            for _, state in emulate([encode(text)], stop_when=lambda _op, s: s.clock >= 1,
-                                    initial_state=start, **shifts):
-                pass
+            run = list(emulate([encode(text)], stop_when=lambda _op, s: s.clock >= 1,
+                               initial_state=start, **shifts))
+            state = run[-1][1]
         return replace(state, clock=0, program_counter=self.sample_pc)
 
     def levels_at(self, cycle):
