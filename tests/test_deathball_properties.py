@@ -67,6 +67,7 @@ def play(seed, boxes, follow, careful=False):
         if follow:
             assert shown.where == g.where and shown.balls == g.balls and shown.ring == g.ring
             assert [tuple(h) for h in shown.headings] == [tuple(h) for h in g.headings]
+            assert shown.position() == g.position()
         moves += 1
         assert moves < MAX_MOVES, "the game did not end"
     assert g.phase == OVER

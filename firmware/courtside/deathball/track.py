@@ -24,6 +24,7 @@ class Shown:
         self.dead = []
         self.winner = None
         self.over = False
+        self.round = 1
 
     @classmethod
     def from_position(cls, text):
@@ -36,6 +37,7 @@ class Shown:
         s.turn = p["turn"]
         s.order = list(p["order"])
         s.dead = list(p["dead"])
+        s.round = p["round"]
         return s
 
     def apply(self, kind, f):
@@ -47,6 +49,7 @@ class Shown:
             self.where[f["p"] - 1] = notation.square_of(f["square"])
         elif kind in ("turn", "skip"):
             self.turn = f["p"] - 1
+            self.round = f["round"]
         elif kind == "move":
             if f.get("end") is not None:
                 self.where[f["p"] - 1] = notation.square_of(f["end"])
@@ -75,4 +78,4 @@ class Shown:
 
     def position(self):
         return notation.write(self.order, self.where, self.balls, self.headings, self.ring,
-                              self.turn, 1, self.dead)
+                              self.turn, self.round, self.dead)
