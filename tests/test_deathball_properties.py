@@ -42,7 +42,7 @@ def choose(g, chooser, careful):
     legal = g.legal_moves(g.turn)
     assert legal, "the player to move has no legal move and was not skipped"
     if careful:  # never walk into a deathball when something else is legal
-        safe = [m for m in legal if g.preview(g.turn, m[0], m[1])[1]]
+        safe = [m for m in legal if g.preview(g.turn, m[0], m[1])[1] is not None]
         legal = safe or legal
     return legal[chooser.below(len(legal))]
 

@@ -200,3 +200,21 @@ def test_clamping_order_balls_first_then_players_in_turn_order():
     assert events[0] == ("clamp", {"ball": 2, "start": "a6", "end": "b6"})
     assert events[1][1]["p"] == 2 and events[1][1]["end"] == "b2"
     assert g.where[0] == sq("b2") and g.where[1] == sq("b3")
+
+
+def test_players_never_step_diagonally():
+    assert sorted(rules.ARROWS) == sorted([N, S, E, W])
+    g = game("1@d4 2@a1 3@h1 4@h8 *b8n *g8n r0 t1")
+    ends = {g.preview(0, a, b)[1] for a, b in g.legal_moves(0)}
+    # two orthogonal steps from d4, not back to d4: the eight squares of a diamond
+    assert {notation.square_name(s) for s in ends} == {
+        "d6", "d2", "b4", "f4", "c5", "e5", "c3", "e3"}
+
+
+def test_preview_changes_nothing_and_counts_kills():
+    g = game("1@b5 2@b6 3@e1 4@f1 *b7n *g8n r0 t1")
+    before = g.position()
+    assert g.preview(0, 0, 2) == (True, sq("a6"), 1)     # pushes player 2 onto b7
+    assert g.preview(0, 0, 0) == (True, None, 1)          # ...then walks onto b7 itself
+    assert g.preview(0, 3, 0) == (True, sq("c6"), 0)
+    assert g.position() == before and g.drain() == []

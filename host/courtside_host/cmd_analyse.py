@@ -71,15 +71,12 @@ def careful_move(game, box, chooser):
     best = None
     choices = []
     for first, second in game.legal_moves(box):
-        _, survives, killed = game.preview(box, first, second)
-        score = 0 if survives else -100
-        score += 10 * killed
-        if survives:
-            saved = game._save()
-            game._try(box, first, second, False)
-            if game.where.get(box) in danger:
-                score -= 5
-            game._restore(saved)
+        _, end, killed = game.preview(box, first, second)
+        score = 10 * killed
+        if end is None:
+            score -= 100
+        elif end in danger:
+            score -= 5
         if best is None or score > best:
             best = score
             choices = [(first, second)]

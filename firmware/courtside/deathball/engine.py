@@ -259,14 +259,15 @@ class Game:
         return out
 
     def preview(self, box, first, second):
-        """(legal, mover survives, players killed) for a move, changing nothing."""
+        """(legal, the mover's end square or None if it dies, others killed) for a move,
+        changing nothing."""
         saved = self._save()
         ndead = len(self.dead)
         legal = self._try(box, first, second, False) is None
-        survives = box in self.where
-        killed = len(self.dead) - ndead
+        end = self.where.get(box)
+        killed = len(self.dead) - ndead - (end is None)
         self._restore(saved)
-        return legal, survives, killed
+        return legal, end, killed
 
     def move(self, box, first, second):
         """The player whose turn it is moves by two arrows (0..3 = up, down, left, right).
