@@ -218,3 +218,24 @@ def test_preview_changes_nothing_and_counts_kills():
     assert g.preview(0, 0, 0) == (True, None, 1)          # ...then walks onto b7 itself
     assert g.preview(0, 3, 0) == (True, sq("c6"), 0)
     assert g.position() == before and g.drain() == []
+
+
+def test_nobody_is_ever_without_a_legal_move_on_the_smallest_board():
+    # Every placement of four players on the 4x4 board: each has a legal move (deathballs
+    # never make a move illegal, only deadly). So a skip cannot happen in play; the engine's
+    # skip is tested above through a seam.
+    import itertools
+    g = Game([0, 1, 2, 3], Dice(Fair(seeded(1))))
+    g.ring = 2
+    inner = [y * 8 + x for y in range(2, 6) for x in range(2, 6)]
+    checked = 0
+    for squares in itertools.combinations(inner, 4):
+        g.where = {}
+        g.occupant = [-1] * 64
+        for box, square in enumerate(squares):
+            g.where[box] = square
+            g.occupant[square] = box
+        for box in range(4):
+            assert g._has_move(box), squares
+            checked += 1
+    assert checked == 1820 * 4
