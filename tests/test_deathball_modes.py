@@ -269,3 +269,15 @@ def test_the_same_script_and_seed_give_the_same_stream():
     assert first == script(5)
     assert first != script(6)
     assert ("winner" in [k for k, _ in first])
+
+
+def test_presses_while_the_initiative_bars_show_are_refused():
+    app, ref = new_referee(dice=(2, 6, 3, 1))
+    ref.press(0, UP, app.now)
+    assert app.events[-1][1]["reason"] == "no move now"
+    ref.main(app.now)
+    ref.press(1, UP, app.now)   # Player One, but the bars are still up
+    assert app.events[-1][1]["reason"] == "wait for the rolls" and 1 not in ref.game.where
+    app.settle(ref)
+    ref.press(1, UP, app.now)
+    assert ref.game.where[1] == square_of("c1")

@@ -171,7 +171,8 @@ class RefereeMode:
         """One arrow from a box; returns None or why it was refused."""
         g = self.game
         if self.queue or self.roll is not None:
-            return self._refuse(player, "wait for the deathballs")
+            running = self.roll is not None or [1 for k, _ in self.queue if k == "ball"]
+            return self._refuse(player, "wait for the deathballs" if running else "wait for the rolls")
         if g.phase == engine.SETUP:
             if player != g.turn:
                 return self._refuse(player, "not your turn")
