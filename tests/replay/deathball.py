@@ -49,7 +49,10 @@ def run(case):
     dice = Dice(Fair(seeded(case.get("seed", 1))))
     game = Game([p - 1 for p in case["players"]], dice)
     if "position" in case:
-        problem = game.load(case["position"])
+        try:
+            problem = game.load(case["position"])
+        except ValueError as e:
+            problem = str(e)
         if problem:
             return {"load": problem}
     dice.force(case.get("dice", []))
