@@ -52,7 +52,7 @@ def _buffer(words):
     """A zeroed buffer of ``words`` 32-bit words aligned to its size (for the DMA ring)."""
     nbytes = 4 * words
     for extra in (0, nbytes):
-        arr = array("H", bytes((nbytes + extra) >> 1))
+        arr = array("H", bytes(nbytes + extra))      # a bytes initialiser is raw memory
         off = (-addressof(arr)) & (nbytes - 1)
         if off + nbytes <= 2 * len(arr):
             return arr, memoryview(arr)[off >> 1:(off + nbytes) >> 1]
@@ -62,13 +62,12 @@ def _buffer(words):
 class PioCapture:
     name = "pio"
 
-    def __init__(self, ring, pins, flag, sm_id=4, buffer_words=2048, poll_ms=2,
-                 ticks_us=time.ticks_us):
+    def __init__(self, ring, pins, flag, sm_id=4, buffer_words=2048, poll_ms=2, ticks_us=None):
         self.ring = ring
         self.flag = flag
         self.sm_id = sm_id
         self.poll_ms = poll_ms
-        self._ticks = ticks_us
+        self._ticks = ticks_us or time.ticks_us
         self.in_base, self.width = window(pins)
         self.mask = pins.button_mask
         # Pull-ups on every pin the program reads, so an unused pin in the window cannot float.
@@ -112,8 +111,9 @@ class PioCapture:
         self.start_error_us = half + 1
         self.stamper.start(add(t0, half))
         if self.poll_ms:
+            # a soft timer: the callback is scheduled, so the drain may allocate if it must
             self._timer = machine.Timer(mode=machine.Timer.PERIODIC, period=self.poll_ms,
-                                        callback=self._poll)
+                                        callback=self._poll, hard=False)
 
     def _poll(self, _timer):
         self.drain()

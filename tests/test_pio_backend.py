@@ -1,0 +1,109 @@
+"""``courtside.hw.pio_capture`` itself, on stand-ins for the board modules (tests/pio_board.py).
+
+The state machine is the PIO emulator running the program the module built; the DMA
+copies pushed words into the module's buffer. What comes out of the capture ring is
+compared with the true edge times.
+"""
+
+import copy
+import importlib
+import sys
+from fractions import Fraction
+
+import pytest
+from conftest import ROOT
+from courtside.pinmap import PinMap
+from courtside.ring import Ring
+from pio_board import Board
+
+PINMAP = __import__("json").loads((ROOT / "hardware" / "pinmap.json").read_text())
+
+
+class Flag:
+    def __init__(self):
+        self.times = 0
+
+    def set(self):
+        self.times += 1
+
+
+@pytest.fixture
+def board_module(monkeypatch):
+    def load(board):
+        for name, mod in board.modules().items():
+            monkeypatch.setitem(sys.modules, name, mod)
+        monkeypatch.delitem(sys.modules, "courtside.hw.pio_capture", raising=False)
+        return importlib.import_module("courtside.hw.pio_capture")
+
+    yield load
+    sys.modules.pop("courtside.hw.pio_capture", None)
+
+
+def true_tick(t_us):
+    """The stamp a first edge at t_us should get: the first 6-cycle sample at or after it."""
+    cycle = round(t_us * 125)
+    sample = -(-cycle // 6) * 6
+    return int(Fraction(sample, 125))
+
+
+def test_window_of_the_default_map_and_of_bad_ones(board_module):
+    mod = board_module(Board([]))
+    assert mod.window(PinMap(PINMAP)) == (0, 17)
+    bad = copy.deepcopy(PINMAP)
+    bad["main_button"], bad["buzzer"] = 21, 16        # the buzzer now sits among the buttons
+    with pytest.raises(ValueError, match="16"):
+        mod.window(PinMap(bad))
+    three = copy.deepcopy(PINMAP)
+    del three["boxes"][3]                               # GP12..GP15 unused, still read
+    assert mod.window(PinMap(three)) == (0, 17)
+
+
+@pytest.mark.parametrize("address", [0x20001000, 0x20001010])
+def test_presses_reach_the_ring_stamped_to_the_microsecond(board_module, address):
+    edges = [(1500.3, 0, True), (1520.0, 0, False), (1540.7, 0, True),   # THROW bounces
+             (1501.1, 9, True),                                          # box 3 DODGE 0.8 us later
+             (30000.0, 0, False), (30000.0, 9, False), (41000.0, 16, True)]
+    board = Board(edges, address=address)
+    mod = board_module(board)
+    ring, flag = Ring(64), Flag()
+    cap = mod.PioCapture(ring, PinMap(PINMAP), flag, ticks_us=board.ticks_us)
+    assert cap.name == "pio" and cap.resolution_ns == 48
+    cap.start()
+    sm, dma = board.machines[0], board.dmas[0]
+    assert sm.sm_id == 4 and sm.kw["in_base"].gpio == 0
+    assert dma.ctrl["treq_sel"] == 12 and dma.ctrl["ring_sel"] and dma.ctrl["ring_size"] == 13
+    assert not dma.ctrl["inc_read"] and dma.ctrl["inc_write"] and dma.ctrl["size"] == 2
+    assert all(board.pins[g] == (0, 2) for g in range(17))       # inputs with pull-ups
+    assert board.timers[0].period == 2 and board.timers[0].hard is False
+    board.advance(50_000)
+    got = []
+    pair = [0, 0]
+    while ring.get(pair):
+        got.append(tuple(pair))
+    idle = 0x1FFFF
+    assert got == [
+        (true_tick(1500.3), idle & ~1),
+        (true_tick(1501.1), idle & ~1 & ~(1 << 9)),
+        (true_tick(1520.0), idle & ~(1 << 9)),
+        (true_tick(1540.7), idle & ~1 & ~(1 << 9)),
+        (true_tick(30000.0), idle),
+        (true_tick(41000.0), idle & ~(1 << 16)),
+    ]
+    assert flag.times >= 3 and ring.dropped == 0
+    cap.stop()
+    assert not sm.active() and dma.closed and not board.timers[0].running
+
+
+def test_the_start_up_levels_are_not_reported_as_a_change(board_module):
+    # A button already held when capture starts: the first report repeats the levels the
+    # module read at start, so nothing is put; its release is.
+    board = Board([(0.0, 5, True), (9000.0, 5, False)])
+    board.now_us = 100
+    mod = board_module(board)
+    ring = Ring(16)
+    cap = mod.PioCapture(ring, PinMap(PINMAP), Flag(), ticks_us=board.ticks_us)
+    cap.start()
+    board.advance(20_000)
+    pair = [0, 0]
+    assert ring.get(pair) and pair[1] == 0x1FFFF and not ring.get(pair)
+    assert cap.drainer.noise == 1
