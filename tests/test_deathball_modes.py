@@ -5,9 +5,11 @@ and drawing are the firmware's own. The clock is moved by exactly what ``poll`` 
 so nothing here waits in real time.
 """
 
+from courtside import clock
 from courtside.deathball import engine, view
 from courtside.deathball.modes import DieMode, RefereeMode
 from courtside.deathball.notation import square_of
+from courtside.fair import Fair, seeded
 from deathball_fakes import FakeApp
 
 UP, DOWN, LEFT, RIGHT = range(4)
@@ -281,3 +283,35 @@ def test_presses_while_the_initiative_bars_show_are_refused():
     app.settle(ref)
     ref.press(1, UP, app.now)
     assert ref.game.where[1] == square_of("c1")
+
+
+def test_any_button_mashing_keeps_the_referee_sound():
+    # Random presses from every box, ROLL presses and time passing, for many games: the
+    # referee never fails, a refused press never changes the game, and the board shown
+    # after the matrix settles is the engine's board.
+    phases = []
+    for seed in range(40):
+        app, ref = new_referee(players=(0, 1, 2, 3)[: 2 + seed % 3], seed=seed)
+        mash = Fair(seeded(seed + 1000))
+        for _ in range(600):
+            what = mash.below(20)
+            before = ref.game.position()
+            count = len(app.events)
+            if what == 0:
+                ref.main(app.now)
+            elif what < 4:
+                app.settle(ref) if what == 1 else ref.poll(app.now)
+                app.now = clock.add(app.now, 1000 * mash.below(400))
+            else:
+                ref.press(mash.below(4), mash.below(4), app.now)
+                if app.events[count:] and app.events[-1][0] == "refuse":
+                    assert ref.game.position() == before
+            if ref.game.phase == engine.OVER:
+                break
+        app.settle(ref)
+        g = ref.game
+        phases.append(g.phase)
+        if g.phase in (engine.PLAY, engine.OVER):
+            assert ref.shown.where == g.where and ref.shown.balls == g.balls
+            assert ref.shown.ring == g.ring
+    assert phases.count(engine.OVER) >= 20  # most mashed games get to the end
