@@ -3,8 +3,8 @@
 Plays whole games (automatic players picking any legal move, fair seeded die) with the
 firmware's engine under both interpreters and prints games per second side by side
 (median of several runs), then referees a whole game through RefereeMode on the unix port
-in a Pico-sized heap and prints the heap it holds and the most it allocates between
-collections (``gc.mem_alloc``).
+in a Pico-sized heap and prints the heap it holds, the most it allocates between
+collections (``gc.mem_alloc``) and the longest a single press took to handle.
 
     python bench/deathball_speed.py [--games 300] [--runs 5]
 """
@@ -55,7 +55,7 @@ print(%(games)d, ticks_diff(ticks_ms(), t0) / 1000)
 
 # Unix port only: a referee game driven through the mode, heap measured at each move.
 HEAP = """
-import gc, sys
+import gc, sys, time
 sys.path.insert(0, %(firmware)r)
 gc.collect()
 base = gc.mem_alloc()
@@ -101,25 +101,32 @@ def settle():
         app.now = clock.add(app.now, max(1, wait) * 1000)
 
 settle()
-g = mode.game
-while g.phase == engine.SETUP:
-    mode.press(g.turn, 0, app.now)
 moves = 0
+games = 0
+slowest = 0
 pick = Fair(seeded(%(seed)d + 5))
-while g.phase == engine.PLAY:
-    gc.collect()
-    before = gc.mem_alloc()
-    legal = g.legal_moves(g.turn)
-    a, b = legal[pick.below(len(legal))]
-    box = g.turn
-    mode.press(box, a, app.now)
-    mode.press(box, b, app.now)
-    peak = max(peak, gc.mem_alloc() - start)
+while moves < 200:
+    g = mode.game
+    while g.phase == engine.SETUP:
+        mode.press(g.turn, 0, app.now)
+    while g.phase == engine.PLAY:
+        legal = g.legal_moves(g.turn)
+        a, b = legal[pick.below(len(legal))]
+        box = g.turn
+        mode.press(box, a, app.now)
+        t0 = time.ticks_us()
+        mode.press(box, b, app.now)  # the whole move, the deathballs' run, the next turn's check
+        slowest = max(slowest, time.ticks_diff(time.ticks_us(), t0))
+        peak = max(peak, gc.mem_alloc() - start)
+        settle()
+        gc.collect()
+        held = max(held, gc.mem_alloc() - start)
+        moves += 1
+    games += 1
+    mode.main(app.now)   # ROLL after the end: a new game
+    mode.main(app.now)   # ROLL: initiative
     settle()
-    gc.collect()
-    held = max(held, gc.mem_alloc() - start)
-    moves += 1
-print(code, held, peak, moves)
+print(code, held, peak, "%%d/%%d" %% (moves, games), slowest)
 """
 
 
@@ -151,14 +158,15 @@ def main():
           % (args.games, args.runs))
     print("  CPython %s        %8.0f games/s" % (sys.version.split()[0], cp))
     print("  MicroPython unix port %8.0f games/s   (%.2fx CPython)" % (mp, mp / cp))
-    code, held, peak, moves = run(mpy, HEAP % {"firmware": FIRMWARE, "seed": args.seed},
+    code, held, peak, moves, slowest = run(mpy, HEAP % {"firmware": FIRMWARE, "seed": args.seed},
                                   ("-X", "heapsize=" + args.heap))
     print("Referee heap on the unix port (heap %s, 64-bit: a Pico's 32-bit objects are smaller)"
           % args.heap)
     print("  deathball modules imported   %6d bytes" % int(code))
-    print("  game held between moves      %6d bytes (most, after gc.collect, %s moves)"
+    print("  game held between moves      %6d bytes (most after gc.collect; moves/games %s)"
           % (int(held), moves))
     print("  most allocated between collections %6d bytes" % int(peak))
+    print("  slowest second arrow (move, deathballs' run, next turn) %d us" % int(slowest))
 
 
 if __name__ == "__main__":
