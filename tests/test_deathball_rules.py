@@ -129,7 +129,8 @@ def test_no_bounce_leaves_the_board():
 
 
 def test_a_move_is_legal_when_each_step_taken_is_legal_and_death_ends_it():
-    assert rules.DEATH_ENDS_MOVE
+    assert not rules.second_step(False, 3) and not rules.second_step(True, 1)
+    assert rules.second_step(True, 2)
     # b6 -> b7 is a deathball: the second step (right) is never taken.
     g = game("1@b6 2@d1 3@e1 4@f1 *b7n *g8n r0 t1")
     assert (0, 3) in g.legal_moves(0)
@@ -187,7 +188,7 @@ def place(g, box, name):
 
 
 def test_clamping_order_balls_first_then_players_in_turn_order():
-    assert rules.CLAMP_BALLS_FIRST
+    assert rules.clamp_order([1, 0, 2, 3]) == [1, 0, 2, 3]
     # Player 2 is Player One. Players 2 and 1 stand on a1 and b1 when the red ring goes on:
     # player 2 clamps first (a1 -> b2), then player 1 (b1 -> b2) pushes player 2 on north.
     # The other order would end with player 1 on b2 and player 2 pushed diagonally to c3.

@@ -224,9 +224,7 @@ class Game:
         if second == _OPPOSITE[first]:
             return "ends where it started"
         why = self._step(box, first, record)
-        # A mover killed on the first step goes no further; nor does anyone once the
-        # first step has left a single player standing (the game is over at once).
-        if why is None and box in self.where and len(self.dead) < len(self.order) - 1:
+        if why is None and rules.second_step(box in self.where, len(self.order) - len(self.dead)):
             why = self._step(box, second, record)
         return why
 
@@ -369,7 +367,7 @@ class Game:
                     box = self.occupant[to]
                     if box >= 0:
                         self._kill(box, "ball", ball=ball)
-            for box in list(self.order):
+            for box in rules.clamp_order(self.order):
                 if box not in self.where:
                     continue
                 square = self.where[box]
@@ -414,7 +412,7 @@ class Game:
         if len(self.dead) == ndead:
             return False
         alive = self.alive()
-        if len(alive) > 1:
+        if not rules.game_over(len(alive)):
             return False
         self.phase = OVER
         self.turn = None

@@ -73,21 +73,29 @@ def clamp(square, ring):
     return y * 8 + x
 
 
-# Shrinking happens ring by ring: if two players die in the same moment, the red ring goes
-# on (with all its clamping and pushing) before the green one. On each ring the deathballs
-# are clamped first, then the players one by one in turn order (Player One first). A player
-# clamped onto another pushes it on in the direction of its own clamp (diagonally from a
-# corner), chains allowed; anyone landing on a deathball dies.
-CLAMP_BALLS_FIRST = True
+def clamp_order(order):
+    """Who moves in, in what order, when a ring goes on: the deathballs first (the engine
+    does them before calling this), then the players one by one in turn order, Player One
+    first. Shrinking happens ring by ring: if two players die in the same moment the red
+    ring goes on, with all its moving in, before the green one. A player moved onto another
+    pushes it on in the direction of its own move (diagonally from a corner), chains
+    allowed; anyone landing on a deathball dies."""
+    return list(order)
 
-# A move is legal when every step it takes is legal. A player who dies on the first step
-# (walking into a deathball) takes no second step; walking into a deathball is allowed.
-DEATH_ENDS_MOVE = True
 
-# Deaths in one "moment" happen at the same time. A moment is: one step of a player's move
-# (with its pushes), one step of the two deathballs (they move together), or one ring being
-# placed (with all its clamping). The game ends at the end of the first moment that leaves
-# one player (the winner) or none (no winner: the last players died together).
+def second_step(mover_alive, players_left):
+    """Whether a move goes on to its second step. A move is legal when every step it takes
+    is legal; walking into a deathball is allowed. A player who dies on the first step
+    takes no second step, and nobody does once the first step has ended the game."""
+    return mover_alive and players_left > 1
+
+
+def game_over(players_left):
+    """Deaths in one "moment" happen at the same time. A moment is one step of a player's
+    move (with its pushes), one step of the two deathballs (they move together), or one
+    ring going on (with all its moving in). The game ends at the end of the first moment
+    that leaves one player (the winner) or none (no winner: the last died together)."""
+    return players_left <= 1
 
 
 def walls(square, ring):
