@@ -255,6 +255,8 @@ class Plan:
         self.park = "main.py" in have and any(
             p != "main.py" and (p.endswith((".py", ".mpy")))
             for p in self.send + self.delete)
+        if self.park and PARKED in self.delete:
+            self.delete.remove(PARKED)    # parking main.py replaces the leftover
         self.bytes = sum(len(build.files[p]) for p in self.send)
 
     def empty(self):

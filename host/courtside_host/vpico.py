@@ -70,6 +70,7 @@ class VirtualPico:
         self.trace = trace            # a file to copy the board's stderr to (debugging)
         self.port = None
         self.boots = 0                # interpreters started (power-up plus soft resets)
+        self.crashes = 0              # unexpected ends of the interpreter in a row
         self.child = None
         self._master = None
         self._in_r = self._in_w = None
@@ -79,6 +80,7 @@ class VirtualPico:
         self._out = bytearray()
         self._to_child = bytearray()
         self._ready = False
+        self._reset_request = None
         self._interrupt_due = False
         self._leaving = None
         self._err = b""
@@ -130,8 +132,11 @@ class VirtualPico:
 
     def reset(self, run_main=True):
         """Press the reset button: a fresh interpreter, booting from the flash."""
-        self._kill()
-        self._spawn("power" if run_main else "raw")
+        done = threading.Event()
+        self._reset_request = ("power" if run_main else "raw", done)
+        os.write(self._wake_w, b"r")
+        if not done.wait(10):
+            raise RuntimeError("the virtual Pico did not reset")
 
     # the interpreter ----------------------------------------------------------------------
 
@@ -190,34 +195,51 @@ class VirtualPico:
 
     def _carry(self):
         while not self._stopping:
-            child = self.child
-            out_fd = child.stdout.fileno() if child and not child.stdout.closed else None
-            poller = select.poll()
-            poller.register(self._wake_r, select.POLLIN)
-            poller.register(self._master, select.POLLIN | (select.POLLOUT if self._out else 0))
-            if out_fd is not None:
-                poller.register(out_fd, select.POLLIN)
-                poller.register(child.stderr.fileno(), select.POLLIN)
-            if self._to_child:
-                poller.register(self._in_w, select.POLLOUT)
-            ready = dict(poller.poll(50))
-            if self._stopping:
-                break
-            hung_up = bool(ready.get(self._master, 0) & select.POLLHUP)
-            if hung_up:
-                # Nobody has the port open: what the board prints is lost, as on USB.
-                self._out.clear()
-                time.sleep(0.005)
-            elif ready.get(self._master, 0) & select.POLLIN:
-                self._from_laptop()
-            if out_fd is not None and ready.get(child.stderr.fileno(), 0) & select.POLLIN:
-                self._from_board_stderr(child)
-            if out_fd is not None and ready.get(out_fd, 0) & (select.POLLIN | select.POLLHUP):
-                self._from_board(child, hung_up)
-            if self._to_child:
-                self._feed_child()
-            if self._out and not hung_up:
-                self._to_laptop()
+            try:
+                self._carry_once()
+            except Exception as e:  # noqa: BLE001 - the port must outlive any one mishap
+                if self.trace is not None:
+                    self.trace.write("vpico: %r\n" % (e,))
+                time.sleep(0.01)
+
+    def _carry_once(self):
+        child = self.child
+        out_fd = child.stdout.fileno() if child and not child.stdout.closed else None
+        poller = select.poll()
+        poller.register(self._wake_r, select.POLLIN)
+        poller.register(self._master, select.POLLIN | (select.POLLOUT if self._out else 0))
+        if out_fd is not None:
+            poller.register(out_fd, select.POLLIN)
+            poller.register(child.stderr.fileno(), select.POLLIN)
+        if self._to_child:
+            poller.register(self._in_w, select.POLLOUT)
+        ready = dict(poller.poll(50))
+        if self._stopping:
+            return
+        if ready.get(self._wake_r):
+            os.read(self._wake_r, 64)
+        if self._reset_request:
+            start, done = self._reset_request
+            self._reset_request = None
+            self._kill()
+            self._spawn(start)
+            done.set()
+            return
+        hung_up = bool(ready.get(self._master, 0) & select.POLLHUP)
+        if hung_up:
+            # Nobody has the port open: what the board prints is lost, as on USB.
+            self._out.clear()
+            time.sleep(0.005)
+        elif ready.get(self._master, 0) & select.POLLIN:
+            self._from_laptop()
+        if out_fd is not None and ready.get(child.stderr.fileno(), 0) & select.POLLIN:
+            self._from_board_stderr(child)
+        if out_fd is not None and ready.get(out_fd, 0) & (select.POLLIN | select.POLLHUP):
+            self._from_board(child, hung_up)
+        if self._to_child:
+            self._feed_child()
+        if self._out and not hung_up:
+            self._to_laptop()
 
     def _from_laptop(self):
         try:
@@ -261,8 +283,17 @@ class VirtualPico:
         child.stderr.close()
         if code == -signal.SIGINT and self._leaving:
             code = self._leaving     # interrupted on its way out: finish the reset it began
-        if code in (RESET_RAW, RESET_FRIENDLY) and not self._stopping:
+        if self._stopping:
+            return
+        if code in (RESET_RAW, RESET_FRIENDLY):
+            self.crashes = 0
             self._spawn("raw" if code == RESET_RAW else "friendly")
+        elif self.crashes < 3:
+            # Not something a board does: report it and power up again, as a watchdog would.
+            self.crashes += 1
+            if self.trace is not None:
+                self.trace.write("vpico: the interpreter ended (exit %s); powering up again\n" % code)
+            self._spawn("power")
 
     def _to_laptop(self):
         try:

@@ -154,6 +154,9 @@ class Board:
             if c == 4:
                 write("\x04")
                 break
+            if c == 3:              # the laptop gave up half way: drop it, run nothing
+                write("\x04")
+                return
             data.append(c)
             left -= 1
             if left == 0:
@@ -210,24 +213,26 @@ def _mount_flash():
 
 def boot(board):
     board.run_file("boot.py")
-    if START == "raw":
-        return "raw"
-    board.run_file("main.py")
-    return "friendly"
+    if START != "raw":
+        board.run_file("main.py")
 
 
 def main():
     _mount_flash()
     board = Board()
-    tell("ready")   # from here on an interrupt is a KeyboardInterrupt, as on a board
-    mode = "raw" if START == "raw" else "friendly"
-    try:
-        mode = boot(board)
-    except KeyboardInterrupt:
-        pass
+    mode = None
     while True:
+        # Every step sits inside the try: an interrupt may arrive at any moment, and on a
+        # board it never ends the REPL.
         try:
-            mode = board.raw() if mode == "raw" else board.friendly()
+            if mode is None:
+                mode = "raw" if START == "raw" else "friendly"   # where boot ends up
+                tell("ready")
+                boot(board)
+            elif mode == "raw":
+                mode = board.raw()
+            else:
+                mode = board.friendly()
         except KeyboardInterrupt:
             pass
 

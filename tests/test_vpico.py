@@ -1,0 +1,129 @@
+"""The virtual Pico looks like a board to the real, unmodified mpremote.
+
+Each test boots a virtual Pico (the MicroPython unix port behind a pseudo-terminal, a temp
+folder as its flash) and drives it with mpremote, as its command line or its transport.
+"""
+
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+import serial
+from courtside_host.vpico import VirtualPico
+
+MPREMOTE = str(Path(sys.executable).parent / "mpremote")
+
+
+@pytest.fixture
+def pico(tmp_path):
+    with VirtualPico(tmp_path / "flash") as p:
+        yield p
+
+
+def mpremote(pico, *args, check=True):
+    out = subprocess.run([MPREMOTE, "connect", pico.port, *args], capture_output=True,
+                         text=True, timeout=30, check=False)
+    if check:
+        assert out.returncode == 0, out.stderr
+    return out
+
+
+def transport(pico):
+    from mpremote.transport_serial import SerialTransport
+    link = SerialTransport(pico.port, baudrate=115200)
+    link.enter_raw_repl(soft_reset=False)
+    return link
+
+
+def test_mpremote_copies_lists_and_reads_back(pico, tmp_path):
+    src = tmp_path / "notes.txt"
+    src.write_bytes(bytes(range(256)) * 9)
+    mpremote(pico, "mkdir", ":data")
+    mpremote(pico, "cp", str(src), ":data/notes.txt")
+    assert (pico.flash / "data" / "notes.txt").read_bytes() == src.read_bytes()
+    listing = mpremote(pico, "ls", ":data").stdout
+    assert "notes.txt" in listing
+    back = tmp_path / "back.txt"
+    mpremote(pico, "cp", ":data/notes.txt", str(back))
+    assert back.read_bytes() == src.read_bytes()
+    mpremote(pico, "rm", "-r", ":data")
+    assert not (pico.flash / "data").exists()
+
+
+def test_filesystem_root_is_the_flash_folder_as_on_a_board(pico):
+    (pico.flash / "x.txt").write_text("hi")
+    out = mpremote(pico, "exec", "import os; print(os.stat('')[0] & 0x4000, os.getcwd(), "
+                   "sorted(os.listdir('/')), open('/x.txt').read())").stdout
+    assert out.split() == ["16384", "/", "['x.txt']", "hi"]
+
+
+def test_ctrl_d_in_raw_repl_restarts_the_interpreter(pico):
+    link = transport(pico)
+    try:
+        link.exec("left_over = 5")
+        assert link.eval("'left_over' in globals()") is True
+        boots = pico.boots
+        link.serial.write(b"\x04")
+        assert link.read_until(1, b"soft reboot\r\n", timeout=5).endswith(b"MPY: soft reboot\r\n")
+        assert link.read_until(1, b"raw REPL; CTRL-B to exit\r\n", timeout=5).endswith(b"exit\r\n")
+        assert link.eval("'left_over' in globals()") is False
+        assert pico.boots == boots + 1
+    finally:
+        link.close()
+
+
+def test_raw_paste_mode_carries_large_code(pico):
+    link = transport(pico)
+    try:
+        code = "total = 0\n" + "".join("total += %d\n" % i for i in range(600))
+        assert len(code) > 4000
+        link.exec(code)
+        assert link.use_raw_paste is True   # the board accepted raw paste, no fallback
+        assert link.eval("total") == sum(range(600))
+    finally:
+        link.close()
+
+
+def test_errors_come_back_as_on_a_board(pico):
+    out = mpremote(pico, "exec", "import os; os.stat('/missing')", check=False)
+    assert out.returncode == 1
+    assert "OSError" in out.stdout + out.stderr and "ENOENT" in out.stdout + out.stderr
+
+
+def test_ctrl_c_interrupts_a_running_main(tmp_path):
+    flash = tmp_path / "flash"
+    flash.mkdir()
+    (flash / "main.py").write_text("n = 0\nwhile True:\n    n += 1\n")
+    with VirtualPico(flash) as pico:
+        out = mpremote(pico, "exec", "print('free')")
+        assert out.stdout.strip() == "free"
+
+
+def test_power_up_runs_main_then_offers_the_friendly_repl(tmp_path):
+    flash = tmp_path / "flash"
+    flash.mkdir()
+    (flash / "boot.py").write_text("print('booting')\n")
+    (flash / "main.py").write_text("print('main ran')\n")
+    with VirtualPico(flash) as pico:
+        ser = serial.Serial(pico.port, timeout=0.2)
+        try:
+            ser.write(b"\x02")    # Ctrl-B: show the banner (output before we opened is lost)
+            seen = b""
+            end = time.monotonic() + 5
+            while b">>> " not in seen and time.monotonic() < end:
+                seen += ser.read(100)
+            assert b"MicroPython v" in seen and b'Type "help()"' in seen
+            ser.write(b"6*7\r")
+            seen = b""
+            while b"42" not in seen and time.monotonic() < end:
+                seen += ser.read(100)
+            assert b"42\r\n" in seen or b"42\n" in seen
+            ser.write(b"\x04")    # Ctrl-D at the prompt: soft reset runs boot.py and main.py
+            seen = b""
+            while b"main ran" not in seen and time.monotonic() < end:
+                seen += ser.read(100)
+            assert seen.index(b"soft reboot") < seen.index(b"booting") < seen.index(b"main ran")
+        finally:
+            ser.close()
