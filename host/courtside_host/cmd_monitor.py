@@ -1,0 +1,111 @@
+"""``courtside monitor``: the live event stream, readable, and saved as a JSON-lines log.
+
+    courtside monitor                            # until Ctrl-C; log in logs/
+    courtside monitor --start --send "mode die"  # restart the firmware, then send a command
+    courtside monitor --until verdict --for 30 --log game.jsonl
+
+On connecting it sends ``ping`` and ``get``, so the log records the firmware version and
+the settings in force (replay uses them).
+"""
+
+import sys
+import time
+from pathlib import Path
+
+import serial
+from rich.console import Console
+
+from courtside_host import eventlog, monitor
+from courtside_host.board import BoardError, Lines, event, find_port
+
+
+def add_arguments(parser):
+    parser.add_argument("--port", help="serial port of the board (default: the one Pico found)")
+    parser.add_argument("--log", type=Path, help="log file (default: logs/courtside-DATE-TIME.jsonl)")
+    parser.add_argument("--no-log", action="store_true", help="do not save a log")
+    parser.add_argument("--start", action="store_true",
+                        help="soft-reset the board first so the firmware starts afresh")
+    parser.add_argument("--send", action="append", default=[], metavar="LINE",
+                        help="a command line to send after connecting (repeatable), e.g. 'mode die'; "
+                             "'a;b' sends two lines at once")
+    parser.add_argument("--until", metavar="EV", help="stop after the first event of this kind")
+    parser.add_argument("--for", dest="seconds", type=float, help="stop after this many seconds")
+    parser.add_argument("--raw", action="store_true", help="also show lines that are not events")
+
+
+def start_firmware(ser):
+    """Ctrl-C (stop whatever runs), Ctrl-B (friendly REPL), Ctrl-D (soft reset: main.py)."""
+    ser.write(b"\r\x03")
+    time.sleep(0.05)
+    ser.write(b"\x02")
+    time.sleep(0.05)
+    ser.reset_input_buffer()
+    ser.write(b"\x04")
+
+
+def watch(ser, console, log=None, send=(), until=None, seconds=None, raw=False):
+    """Show events from ``ser`` until ``until`` is seen, ``seconds`` pass or Ctrl-C.
+
+    Returns the events seen (dicts). Command lines in ``send`` go out once the firmware has
+    answered ``ping`` (or after a second without an answer)."""
+    lines = Lines(ser)
+    lines.write_line("ping")
+    lines.write_line("get")
+    pending = list(send)
+    started = time.monotonic()
+    send_at = started + 1.0
+    seen = []
+    while seconds is None or time.monotonic() - started < seconds:
+        if pending and time.monotonic() >= send_at:
+            # "a;b" sends both lines in one write, e.g. two presses at (nearly) one moment
+            lines.write_line("\n".join(part.strip() for part in pending.pop(0).split(";")))
+            send_at = time.monotonic() + 0.15
+        raw_line = lines.read(0.05)
+        if raw_line is None:
+            continue
+        text = raw_line.decode("utf-8", "replace")
+        ev = event(text)
+        if ev is None:
+            if raw and text.strip():
+                console.print(text, style="dim", markup=False, highlight=False)
+            continue
+        seen.append(ev)
+        if log is not None:
+            log.line(text)
+        if ev["ev"] == "pong" and pending and send_at > time.monotonic():
+            send_at = time.monotonic()
+        shown = monitor.show(ev)
+        if shown is not None:
+            console.print(shown)
+        if until and ev["ev"] == until:
+            break
+    return seen
+
+
+def run(args):
+    console = Console(highlight=False)
+    try:
+        port = find_port(args.port)
+        ser = serial.Serial(port, 115200, timeout=0.05, exclusive=True)
+    except (BoardError, serial.SerialException) as e:
+        console.print("[bold red]monitor:[/] %s" % e)
+        return 1
+    log = None
+    if not args.no_log:
+        path = args.log or eventlog.default_path()
+        log = eventlog.Writer(path, port)
+        print("logging to %s" % path, file=sys.stderr)
+    try:
+        if args.start:
+            start_firmware(ser)
+        seen = watch(ser, console, log, args.send, args.until, args.seconds, args.raw)
+    except KeyboardInterrupt:
+        seen = None
+    finally:
+        ser.close()
+        if log:
+            log.close()
+    if args.until and seen is not None and not any(e["ev"] == args.until for e in seen):
+        console.print("[yellow]no %s event arrived[/]" % args.until)
+        return 1
+    return 0

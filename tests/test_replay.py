@@ -1,0 +1,78 @@
+"""Replay re-judges saved games through the firmware's own arbiter."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from courtside_host import eventlog
+from courtside_host import replay as rp
+
+ROOT = Path(__file__).resolve().parent.parent
+
+# Three players join and start; contest 1 has a 400 us tie (P1, P2) then P3 2.5 ms later;
+# contest 2 has P2 first, then P3 and P1 700 us apart (a tie for second); a new game
+# follows with one clear contest.
+SCRIPT = [
+    {"t": 100000, "p": 1, "b": "THROW"}, {"t": 200000, "p": 2, "b": "THROW"},
+    {"t": 300000, "p": 3, "b": "THROW"}, {"t": 400000, "cmd": "start"},
+    {"t": 1000000, "p": 1, "b": "THROW"}, {"t": 1000400, "p": 2, "b": "DODGE"},
+    {"t": 1002500, "p": 3, "b": "CATCH"},
+    {"t": 5000000, "p": 2, "b": "THROW"}, {"t": 5030000, "p": 3, "b": "CATCH"},
+    {"t": 5030700, "p": 1, "b": "PASS"},
+    {"t": 8000000, "cmd": "new"}, {"t": 8100000, "p": 1, "b": "THROW"},
+    {"t": 8200000, "p": 2, "b": "THROW"}, {"t": 8300000, "cmd": "start"},
+    {"t": 9000000, "p": 2, "b": "THROW"}, {"t": 9250000, "p": 1, "b": "DODGE"},
+]
+
+
+@pytest.fixture(scope="module")
+def recorded(tmp_path_factory):
+    """A game recorded from the firmware (headless simulator, virtual time) as a log."""
+    where = tmp_path_factory.mktemp("replay")
+    script = where / "game.jsonl"
+    script.write_text("\n".join(json.dumps(item) for item in SCRIPT) + "\n")
+    out = subprocess.run([sys.executable, str(ROOT / "firmware" / "simmain.py"), "--seed", "7",
+                          str(script)], capture_output=True, text=True, check=True, timeout=60)
+    log = where / "log.jsonl"
+    log.write_text('{"ev":"log","format":1}\nMicroPython REPL noise\n' + out.stdout)
+    return log
+
+
+def test_replay_reproduces_every_recorded_verdict(recorded):
+    events = eventlog.read(recorded)
+    report = rp.rejudge(events)
+    verdicts = [e for e in events if e["ev"] == "verdict"]
+    assert report.games == 2 and len(report.contests) == len(verdicts) == 3
+    assert all(c.same for c in report.contests)
+    assert [c.replayed for c in report.contests] == [
+        {k: v[k] for k in ("ev", "c", "order", "tie_us")} for v in verdicts]
+    assert report.unrecorded == []
+
+
+def test_another_tie_window_shows_which_verdicts_change(recorded):
+    report = rp.rejudge(eventlog.read(recorded), {"tie_us": 100})
+    changed = report.differing()
+    assert [(c.game, c.number) for c in changed] == [(1, 1), (1, 2)]
+    first = changed[0].replayed["order"]
+    assert [(o["p"], o["rank"], o["tie"]) for o in first] == [(1, 1, False), (2, 2, False), (3, 3, False)]
+    wider = rp.rejudge(eventlog.read(recorded), {"tie_us": 3000})
+    assert [(c.game, c.number) for c in wider.differing()] == [(1, 1)]
+    assert wider.unrecorded == [(1, 1, (0, 1, 2))]
+
+
+def test_replay_command_exit_status_and_output(recorded, tmp_path):
+    cli = [sys.executable, "-m", "courtside_host.cli", "replay"]
+    same = subprocess.run([*cli, str(recorded)], capture_output=True, text=True, timeout=60)
+    assert same.returncode == 0 and "every verdict the same" in same.stdout
+    other = subprocess.run([*cli, str(recorded), "--tie-us", "100"], capture_output=True, text=True,
+                           timeout=60, env={"COLUMNS": "160", "PATH": ""})
+    assert other.returncode == 0 and "2 verdicts differ" in other.stdout
+    tampered = tmp_path / "tampered.jsonl"
+    text = recorded.read_text()
+    assert '"lag":400,"n":2,"p":2,"rank":1,"tie":true' in text
+    tampered.write_text(text.replace('"lag":400,"n":2,"p":2,"rank":1,"tie":true',
+                                                     '"lag":400,"n":2,"p":2,"rank":2,"tie":false'))
+    bad = subprocess.run([*cli, str(tampered)], capture_output=True, text=True, timeout=60)
+    assert bad.returncode == 1 and "1 verdicts differ" in bad.stdout
