@@ -26,7 +26,7 @@ def test_monitor_shows_and_logs_a_live_game(pico, tmp_path):
            "--log", str(log), "--until", "tie", "--for", "20"]
     for line in sends:
         cmd += ["--send", line]
-    out = subprocess.run(cmd, capture_output=True, text=True, timeout=60,
+    out = subprocess.run(cmd, capture_output=True, text=True, timeout=60, check=False,
                          env={"COLUMNS": "120", "PATH": ""})
     assert out.returncode == 0, out.stdout + out.stderr
     events = eventlog.read(log)
@@ -49,7 +49,7 @@ def test_monitor_shows_and_logs_a_live_game(pico, tmp_path):
 def test_monitor_fails_clearly_without_a_board(tmp_path):
     out = subprocess.run([sys.executable, "-m", "courtside_host.cli", "monitor", "--port",
                           str(tmp_path / "ttyACM9"), "--no-log"], capture_output=True, text=True,
-                         timeout=60)
+                         timeout=60, check=False)
     assert out.returncode == 1 and "no serial port" in out.stdout
 
 

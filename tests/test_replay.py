@@ -64,15 +64,15 @@ def test_another_tie_window_shows_which_verdicts_change(recorded):
 
 def test_replay_command_exit_status_and_output(recorded, tmp_path):
     cli = [sys.executable, "-m", "courtside_host.cli", "replay"]
-    same = subprocess.run([*cli, str(recorded)], capture_output=True, text=True, timeout=60)
+    same = subprocess.run([*cli, str(recorded)], capture_output=True, text=True, timeout=60, check=False)
     assert same.returncode == 0 and "every verdict the same" in same.stdout
     other = subprocess.run([*cli, str(recorded), "--tie-us", "100"], capture_output=True, text=True,
-                           timeout=60, env={"COLUMNS": "160", "PATH": ""})
+                           timeout=60, check=False, env={"COLUMNS": "160", "PATH": ""})
     assert other.returncode == 0 and "2 verdicts differ" in other.stdout
     tampered = tmp_path / "tampered.jsonl"
     text = recorded.read_text()
     assert '"lag":400,"n":2,"p":2,"rank":1,"tie":true' in text
     tampered.write_text(text.replace('"lag":400,"n":2,"p":2,"rank":1,"tie":true',
                                                      '"lag":400,"n":2,"p":2,"rank":2,"tie":false'))
-    bad = subprocess.run([*cli, str(tampered)], capture_output=True, text=True, timeout=60)
+    bad = subprocess.run([*cli, str(tampered)], capture_output=True, text=True, timeout=60, check=False)
     assert bad.returncode == 1 and "1 verdicts differ" in bad.stdout

@@ -103,8 +103,9 @@ def show(ev):
             parts += [" then " if i else "", player(q)]
         return _line(ev, *parts)
     if kind in ("stuck", "unstuck"):
-        return _line(ev, player(p), Text(" %s %s" % (ev.get("b"), "STUCK" if kind == "stuck" else
-                                                    "released"), style="bold red" if kind == "stuck" else "green"))
+        stuck = kind == "stuck"
+        return _line(ev, player(p), Text(" %s %s" % (ev.get("b"), "STUCK" if stuck else "released"),
+                                         style="bold red" if stuck else "green"))
     if kind == "fault":
         what = "box FAULT: %s buttons closed at once" % ev.get("closed") if ev.get("kind") == "box" else \
             "box fault cleared"
