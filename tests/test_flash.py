@@ -80,5 +80,6 @@ def test_not_a_uf2_and_not_a_drive_are_refused(drive, tmp_path):
         fl.find_drive(tmp_path)
     rp2350 = tmp_path / "RP2350"
     rp2350.mkdir()
-    (rp2350 / "INFO_UF2.TXT").write_text("UF2 Bootloader v1.0\nModel: Raspberry Pi RP2350\nBoard-ID: RP2350\n")
+    (rp2350 / "INFO_UF2.TXT").write_text(
+        "UF2 Bootloader v1.0\nModel: Raspberry Pi RP2350\nBoard-ID: RP2350\n")
     assert fl.drive_chip(rp2350) == "RP2350" and fl.drive_chip(drive) == "RP2040"

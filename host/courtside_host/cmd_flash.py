@@ -15,7 +15,8 @@ from courtside_host.board import BoardError, connect, wait_for_port
 
 
 def add_arguments(parser):
-    parser.add_argument("uf2", type=Path, help="the MicroPython .uf2 for the board (micropython.org/download)")
+    parser.add_argument("uf2", type=Path,
+                        help="the MicroPython .uf2 for the board (micropython.org/download)")
     parser.add_argument("--drive", help="the BOOTSEL drive (default: the one mounted, found by INFO_UF2.TXT)")
     parser.add_argument("--port", help="the serial port the board comes back on (default: the Pico found)")
     parser.add_argument("--wait", type=float, default=30.0, help="seconds to wait for the board to come back")

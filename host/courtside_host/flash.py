@@ -90,7 +90,8 @@ def _mount_points():
                         points.append(parts[1].replace("\\040", " "))
         except OSError:
             pass
-    for base in ("/Volumes", "/media/" + os.environ.get("USER", ""), "/run/media/" + os.environ.get("USER", "")):
+    user = os.environ.get("USER", "")
+    for base in ("/Volumes", "/media/" + user, "/run/media/" + user):
         if os.path.isdir(base):
             points += [os.path.join(base, name) for name in os.listdir(base)]
     if sys.platform == "win32":
