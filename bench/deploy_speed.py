@@ -32,6 +32,25 @@ from courtside_host import deploy as dep  # noqa: E402
 from courtside_host.vpico import VirtualPico  # noqa: E402
 
 MPREMOTE = str(Path(sys.executable).parent / "mpremote")
+MPREMOTE_RM = [MPREMOTE, "connect"]
+
+
+def measure_phases(port, firmware, phases):
+    """One no-change deploy in this process, phase by phase (no process start-up)."""
+    from courtside_host.board import connect
+    t0 = time.perf_counter()
+    with connect(port) as link:
+        t1 = time.perf_counter()
+        board = dep.probe(link)
+        t2 = time.perf_counter()
+        the_build = dep.build(firmware, compiler=dep.Compiler())
+        dep.apply(link, the_build, dep.Plan(the_build, board))
+        t3 = time.perf_counter()
+        dep.reset_and_ping(link, the_build.version)
+        t4 = time.perf_counter()
+    for key, took in (("connect", t1 - t0), ("probe", t2 - t1), ("apply", t3 - t2),
+                      ("ping", t4 - t3), ("library", t4 - t0)):
+        phases[key].append(took)
 
 
 def timed(cmd):
@@ -64,12 +83,16 @@ def main():
         tree = stage(build, work / "tree")
         nbytes = sum(len(d) for d in build.files.values())
         deploy_cmd = [sys.executable, "-m", "courtside_host.cli", "deploy", "--firmware", str(firmware)]
-        times = {k: [] for k in ("plain", "hash", "same", "one")}
+        times = {k: [] for k in ("plain", "source", "hash", "same", "one")}
+        phases = {k: [] for k in ("connect", "probe", "apply", "ping", "library")}
+        source = [str(firmware / "courtside"), str(firmware / "main.py"), str(firmware / "boot.py")]
         with VirtualPico(work / "flash") as pico:
             cp = [MPREMOTE, "connect", pico.port, "cp", "-r"]
             tweak = firmware / "courtside" / "tones.py"
             original = tweak.read_text()
             for i in range(args.runs):
+                times["source"].append(timed([*cp, "-f", *source, ":"]))
+                timed([*MPREMOTE_RM, pico.port, "rm", "-r", ":courtside"])
                 times["plain"].append(timed([*cp, "-f", *tree, ":"]))
                 times["hash"].append(timed([*cp, *tree, ":"]))
                 timed([*deploy_cmd, "--port", pico.port])     # settle: board matches the tree
@@ -77,14 +100,21 @@ def main():
                 tweak.write_text(original + "\n_BENCH_RUN = %d\n" % i)
                 times["one"].append(timed([*deploy_cmd, "--port", pico.port]))
                 tweak.write_text(original)
+                timed([*deploy_cmd, "--port", pico.port])
+                measure_phases(pico.port, firmware, phases)
         med = {k: statistics.median(v) for k, v in times.items()}
         print("virtual Pico, %d files, %d bytes, median of %d runs" % (len(build.files), nbytes, args.runs))
-        rows = (("mpremote cp -r -f (plain copy, all files)", "plain"),
+        rows = (("mpremote cp -r -f of the source (.py, no compiling)", "source"),
+                ("mpremote cp -r -f (plain copy, all files)", "plain"),
                 ("mpremote cp -r (its per-file hash check, up to date)", "hash"),
                 ("courtside deploy, nothing changed (+reset, ping)", "same"),
                 ("courtside deploy, one module changed (+reset, ping)", "one"))
         for label, key in rows:
             print("  %-54s %7.3f s  %5.2fx plain copy" % (label, med[key], med[key] / med["plain"]))
+        ph = {k: statistics.median(v) for k, v in phases.items()}
+        print("  no-change deploy inside one process: %.3f s = connect and soft reset %.3f, "
+              "hash probe %.3f, plan %.3f, reset and ping %.3f"
+              % (ph["library"], ph["connect"], ph["probe"], ph["apply"], ph["ping"]))
         ok = med["same"] <= 0.3 * med["plain"]
         print("goal no-change <= 0.3x plain copy: %s (%.2fx)" % ("met" if ok else "NOT met",
                                                                   med["same"] / med["plain"]))

@@ -7,7 +7,6 @@
 from pathlib import Path
 
 from rich.console import Console
-from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn
 
 from courtside_host import deploy as dep
 from courtside_host.board import BoardError, find_port
@@ -28,10 +27,32 @@ def add_arguments(parser):
     parser.add_argument("--timeout", type=float, default=10.0, help="seconds to wait for the ping answer")
 
 
+class _Quiet:
+    """Progress for a log or a pipe: nothing to draw (and rich.progress is not loaded)."""
+
+    def __init__(self, console):
+        self.console = console
+
+    def add_task(self, *a, **k):
+        return 0
+
+    def start(self, *a, **k):
+        pass
+
+    stop = update = advance = start
+
+
+def _progress(console):
+    if not console.is_terminal:
+        return _Quiet(console)
+    from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn
+    return Progress(TextColumn("{task.description}"), BarColumn(), DownloadColumn(),
+                    console=console, transient=True)
+
+
 def run(args):
     console = Console(stderr=True)
-    progress = Progress(TextColumn("{task.description}"), BarColumn(), DownloadColumn(),
-                        console=console, transient=True)
+    progress = _progress(console)
     task = None
 
     def step(kind, what, n):

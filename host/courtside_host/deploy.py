@@ -328,6 +328,8 @@ class Result:
 def apply(link, build, plan, on_step=None):
     """Carry out a plan on a board in the raw REPL (see the module docstring)."""
     step = on_step or (lambda *a: None)
+    if plan.empty():
+        return
     link.exec(HELPERS)
     if plan.park:
         link.exec("_mv('main.py', %s)" % _quote(PARKED))
