@@ -127,3 +127,8 @@ def test_power_up_runs_main_then_offers_the_friendly_repl(tmp_path):
             assert seen.index(b"soft reboot") < seen.index(b"booting") < seen.index(b"main ran")
         finally:
             ser.close()
+
+
+def test_heap_is_the_size_of_a_picos(pico):
+    out = mpremote(pico, "exec", "import gc; gc.collect(); print(gc.mem_free() + gc.mem_alloc())")
+    assert 150 * 1024 <= int(out.stdout) <= 200 * 1024

@@ -43,11 +43,23 @@ def start_firmware(ser):
     ser.write(b"\x04")
 
 
-def watch(ser, console, log=None, send=(), until=None, seconds=None, raw=False):
+def typed_lines(out):
+    """Lines typed at the terminal, queued for sending (a daemon thread)."""
+    import threading
+
+    def read():
+        for line in sys.stdin:
+            out.append(line.strip())
+
+    threading.Thread(target=read, daemon=True).start()
+
+
+def watch(ser, console, log=None, send=(), until=None, seconds=None, raw=False, typed=None):
     """Show events from ``ser`` until ``until`` is seen, ``seconds`` pass or Ctrl-C.
 
     Returns the events seen (dicts). Command lines in ``send`` go out once the firmware has
-    answered ``ping`` (or after a second without an answer)."""
+    answered ``ping`` (or after a second without an answer); lines appended to ``typed``
+    (a list, filled by another thread) go out as they come."""
     lines = Lines(ser)
     lines.write_line("ping")
     lines.write_line("get")
@@ -60,6 +72,8 @@ def watch(ser, console, log=None, send=(), until=None, seconds=None, raw=False):
             # "a;b" sends both lines in one write, e.g. two presses at (nearly) one moment
             lines.write_line("\n".join(part.strip() for part in pending.pop(0).split(";")))
             send_at = time.monotonic() + 0.15
+        while typed:
+            lines.write_line(typed.pop(0))
         raw_line = lines.read(0.05)
         if raw_line is None:
             continue
@@ -98,7 +112,13 @@ def run(args):
     try:
         if args.start:
             start_firmware(ser)
-        seen = watch(ser, console, log, args.send, args.until, args.seconds, args.raw)
+        typed = None
+        if sys.stdin.isatty():
+            typed = []
+            typed_lines(typed)
+            console.print("[dim]type a command and Enter to send it (ping, get, set tie_us=800, "
+                          "mode die, ...); Ctrl-C to stop[/]")
+        seen = watch(ser, console, log, args.send, args.until, args.seconds, args.raw, typed)
     except KeyboardInterrupt:
         seen = None
     finally:

@@ -36,6 +36,7 @@ BOARD_SCRIPT = Path(__file__).with_name("data") / "vpico_board.py"
 RESET_RAW = 40          # exit codes of the board script (see data/vpico_board.py)
 RESET_FRIENDLY = 41
 OUT_MAX = 1 << 20       # output kept for a slow reader before the oldest is dropped
+HEAP = "192k"           # about what MicroPython leaves free on an RP2040 (objects here are 64-bit)
 
 
 def micropython_binary():
@@ -59,7 +60,8 @@ _IGNORE_INTERRUPTS = ["/bin/sh", "-c", 'trap "" INT; exec "$0" "$@"']
 class VirtualPico:
     """A board on a pseudo-terminal. ``start()``/``stop()`` or use as a context manager."""
 
-    def __init__(self, flash, *, link=None, run_main=True, micropython=None, env=None, trace=None):
+    def __init__(self, flash, *, link=None, run_main=True, micropython=None, env=None, trace=None,
+                 heap=HEAP):
         self.flash = Path(flash).resolve()
         self.flash.mkdir(parents=True, exist_ok=True)
         self.link = Path(link) if link else None
@@ -68,6 +70,7 @@ class VirtualPico:
         self.env = dict(os.environ if env is None else env)
         self.env.pop("MICROPYPATH", None)
         self.trace = trace            # a file to copy the board's stderr to (debugging)
+        self.heap = heap              # the interpreter's heap, e.g. "192k" (None: the port's own)
         self.port = None
         self.boots = 0                # interpreters started (power-up plus soft resets)
         self.crashes = 0              # unexpected ends of the interpreter in a row
@@ -142,7 +145,8 @@ class VirtualPico:
 
     def _spawn(self, start):
         self.child = subprocess.Popen(
-            [*_IGNORE_INTERRUPTS, self.micropython, BOARD_SCRIPT.name, str(self.flash), start],
+            [*_IGNORE_INTERRUPTS, self.micropython, *(["-X", "heapsize=" + self.heap] if self.heap else []),
+             BOARD_SCRIPT.name, str(self.flash), start],
             cwd=BOARD_SCRIPT.parent, stdin=self._in_r, stdout=subprocess.PIPE,
             stderr=subprocess.PIPE, env=self.env, close_fds=True, start_new_session=True)
         os.set_blocking(self.child.stdout.fileno(), False)
@@ -315,10 +319,12 @@ def add_arguments(parser):
     parser.add_argument("--link", help="also reach the port through this symlink, e.g. ./ttyACM0")
     parser.add_argument("--no-main", action="store_true",
                         help="power up into the raw REPL without running main.py")
+    parser.add_argument("--heap", default=HEAP, help="interpreter heap size (default %(default)s)")
 
 
 def run(args):
-    pico = VirtualPico(args.flash, link=args.link, run_main=not args.no_main, trace=sys.stderr)
+    pico = VirtualPico(args.flash, link=args.link, run_main=not args.no_main, trace=sys.stderr,
+                       heap=args.heap)
     pico.start()
     print("virtual Pico on %s%s, flash %s (Ctrl-C to stop)"
           % (pico.port, " (%s)" % args.link if args.link else "", pico.flash), flush=True)
