@@ -132,3 +132,14 @@ def test_power_up_runs_main_then_offers_the_friendly_repl(tmp_path):
 def test_heap_is_the_size_of_a_picos(pico):
     out = mpremote(pico, "exec", "import gc; gc.collect(); print(gc.mem_free() + gc.mem_alloc())")
     assert 150 * 1024 <= int(out.stdout) <= 200 * 1024
+
+
+def test_mpremote_mount_with_a_ctrl_c_byte_in_its_data(pico, tmp_path):
+    # Reading a 3-byte file sends its length, 03 00 00 00, while the board has turned
+    # Ctrl-C interrupts off (micropython.kbd_intr(-1)): the byte must arrive as data.
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    (shared / "a.txt").write_text("hi\n")
+    out = mpremote(pico, "mount", str(shared), "exec", "print(repr(open('a.txt').read()))")
+    assert "'hi\\n'" in out.stdout
+    assert pico.crashes == 0

@@ -57,6 +57,18 @@ def micropython_binary():
 _IGNORE_INTERRUPTS = ["/bin/sh", "-c", 'trap "" INT; exec "$0" "$@"']
 
 
+def _catches_interrupts(pid):
+    """Whether the interpreter has its SIGINT handler installed (Linux: /proc status)."""
+    try:
+        with open("/proc/%d/status" % pid) as f:
+            for line in f:
+                if line.startswith("SigCgt:"):
+                    return bool(int(line.split()[1], 16) & (1 << (signal.SIGINT - 1)))
+    except (OSError, ValueError):
+        pass
+    return True
+
+
 class VirtualPico:
     """A board on a pseudo-terminal. ``start()``/``stop()`` or use as a context manager."""
 
@@ -167,14 +179,22 @@ class VirtualPico:
                     f.close()
 
     def _interrupt(self):
+        """Ctrl-C arrived: an interrupt, unless the board has switched that off."""
         if not self._ready:
             self._interrupt_due = True   # delivered as soon as the board can take it
             return
         self._interrupt_due = False
         child = self.child
-        if child and child.poll() is None:
-            with contextlib.suppress(ProcessLookupError):
-                child.send_signal(signal.SIGINT)
+        if child is None or child.poll() is not None:
+            return
+        if not _catches_interrupts(child.pid):
+            # micropython.kbd_intr(-1) (as mpremote's mount protocol does): on a board
+            # Ctrl-C is then an ordinary byte of data, so it is passed on as one.
+            self._to_child += b"\x03"
+            self._feed_child()
+            return
+        with contextlib.suppress(ProcessLookupError):
+            child.send_signal(signal.SIGINT)
 
     def _from_board_stderr(self, child):
         try:
