@@ -4,6 +4,8 @@ Each test boots a virtual Pico (the MicroPython unix port behind a pseudo-termin
 folder as its flash) and drives it with mpremote, as its command line or its transport.
 """
 
+import os
+import signal
 import subprocess
 import sys
 import time
@@ -143,3 +145,25 @@ def test_mpremote_mount_with_a_ctrl_c_byte_in_its_data(pico, tmp_path):
     out = mpremote(pico, "mount", str(shared), "exec", "print(repr(open('a.txt').read()))")
     assert "'hi\\n'" in out.stdout
     assert pico.crashes == 0
+
+
+def test_vpico_command_serves_until_interrupted(tmp_path):
+    link = tmp_path / "ttyACM0"
+    proc = subprocess.Popen([sys.executable, "-m", "courtside_host.vpico", str(tmp_path / "flash"),
+                             "--link", str(link)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        first = proc.stdout.readline()
+        assert "virtual Pico on /dev/pts/" in first and link.is_symlink()
+        out = mpremote_at(str(link), "exec", "print(6 * 7)")
+        assert out.stdout.strip() == "42"
+    finally:
+        proc.send_signal(signal.SIGINT)
+        proc.wait(10)
+    assert proc.returncode == 0 and not os.path.lexists(link)
+
+
+def mpremote_at(port, *args):
+    out = subprocess.run([MPREMOTE, "connect", os.path.realpath(port), *args], capture_output=True,
+                         text=True, timeout=30, check=False)
+    assert out.returncode == 0, out.stderr
+    return out

@@ -121,6 +121,10 @@ def run(args):
         seen = watch(ser, console, log, args.send, args.until, args.seconds, args.raw, typed)
     except KeyboardInterrupt:
         seen = None
+    except (serial.SerialException, OSError) as e:
+        console.print("[bold red]monitor:[/] the board went away (%s)%s"
+                      % (e, "; the log is saved" if log else ""))
+        return 1
     finally:
         ser.close()
         if log:
