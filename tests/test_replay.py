@@ -76,3 +76,27 @@ def test_replay_command_exit_status_and_output(recorded, tmp_path):
                                                      '"lag":400,"n":2,"p":2,"rank":2,"tie":false'))
     bad = subprocess.run([*cli, str(tampered)], capture_output=True, text=True, timeout=60, check=False)
     assert bad.returncode == 1 and "1 verdicts differ" in bad.stdout
+
+
+def test_replay_across_the_tick_wrap(tmp_path):
+    """Ticks wrap every 2**30 us (about 18 minutes); a contest straddling it replays the same."""
+    wrap = 1 << 30
+    script = [{"t": 100000, "p": 1, "b": "THROW"}, {"t": 200000, "p": 2, "b": "THROW"},
+              {"t": 300000, "cmd": "start"},
+              {"t": wrap - 300, "p": 2, "b": "THROW"}, {"t": wrap + 200, "p": 1, "b": "CATCH"},
+              {"t": wrap + 900000, "p": 1, "b": "THROW"}]
+    path = tmp_path / "wrap.jsonl"
+    path.write_text("\n".join(json.dumps(item) for item in script) + "\n")
+    out = subprocess.run([sys.executable, str(ROOT / "firmware" / "simmain.py"), str(path)],
+                         capture_output=True, text=True, check=True, timeout=60)
+    log = tmp_path / "log.jsonl"
+    log.write_text(out.stdout)
+    events = eventlog.read(log)
+    verdicts = [e for e in events if e["ev"] == "verdict"]
+    assert sorted(o["lag"] for o in verdicts[0]["order"]) == [0, 500, 900300]
+    report = rp.rejudge(events)
+    assert all(c.same for c in report.contests) and len(report.contests) == len(verdicts)
+    assert sorted(o["tie"] for o in verdicts[0]["order"]) == [False, True, True]   # 500 us < 1000 us
+    narrow = rp.rejudge(events, {"tie_us": 100})
+    assert [o["tie"] for o in narrow.contests[0].replayed["order"]] == [False, False, False]
+    assert [o["p"] for o in narrow.contests[0].replayed["order"]] == [2, 1, 1]

@@ -85,6 +85,8 @@ def rejudge(events, overrides=None):
         kind = ev["ev"]
         if kind in ("hello", "pong") and report.firmware is None:
             report.firmware = ev.get("fw")
+        if kind == "hello":
+            current = None         # the firmware restarted: whatever game was on is over
         elif kind == "settings":
             for name in JUDGING:
                 if name in ev and name not in overrides:
