@@ -120,26 +120,33 @@ def test_mpy_version_mismatch_is_refused_with_a_clear_message(pico):
     assert dep.check_mpy(2822, 6) is None    # what the unix port reports: v6.3, x64
 
 
-def test_deploy_cut_off_half_way_leaves_a_booting_board_and_recovers(pico):
-    dep.deploy(pico.port)
-    # Every module changes, so the next deploy sends them all; cut the link after the first.
+def cut_off_deploy(pico, firmware):
+    """Deploy, then start a deploy of changed files and kill it half way through the copy."""
+    # A large module that sorts first keeps the copy busy long enough to cut it reliably.
+    padding = firmware / "courtside" / "aa_padding.py"
+    padding.write_text("DATA = %r\n" % ("x" * 120000))
+    dep.deploy(pico.port, firmware=firmware)
+    # Every module changes, so the next deploy sends them all; cut the link in the first.
     for p in (pico.flash / "courtside").rglob("*.mpy"):
         p.write_bytes(b"M\x06 old")
-    proc = subprocess.Popen([sys.executable, "-m", "courtside_host.deploy", pico.port],
+    proc = subprocess.Popen([sys.executable, "-m", "courtside_host.cli", "deploy", "--port", pico.port,
+                             "--firmware", str(firmware)],
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    part = pico.flash / "courtside" / "aa_padding.mpy.part"
     end = time.monotonic() + 20
-    new = []
-    while not new and time.monotonic() < end and proc.poll() is None:
-        new = [p for p in (pico.flash / "courtside").rglob("*.mpy")
-               if p.read_bytes()[:4] != b"M\x06 o"]
+    while not part.exists() and time.monotonic() < end and proc.poll() is None:
         time.sleep(0.001)
     os.kill(proc.pid, signal.SIGKILL)
     proc.wait()
-    remaining_old = [p for p in (pico.flash / "courtside").rglob("*.mpy")
-                     if p.read_bytes() == b"M\x06 old"]
-    assert new and remaining_old, "the deploy was not cut off half way"
+    assert part.exists(), "the deploy was not cut off half way"
+    assert (pico.flash / "courtside" / "aa_padding.mpy").read_bytes() == b"M\x06 old"
+    assert (pico.flash / "courtside" / "app.mpy").read_bytes() == b"M\x06 old"
     assert not (pico.flash / "main.py").exists()        # parked: nothing imports half a tree
     assert (pico.flash / "main.py.part").exists()
+
+
+def test_deploy_cut_off_half_way_leaves_a_booting_board_and_recovers(pico, firmware):
+    cut_off_deploy(pico, firmware)
     pico.reset()                                          # power cycle: boots to a REPL
     link = SerialTransport(pico.port, baudrate=115200)
     try:
@@ -147,7 +154,14 @@ def test_deploy_cut_off_half_way_leaves_a_booting_board_and_recovers(pico):
         assert link.eval("1 + 1") == 2
     finally:
         link.close()
-    result = dep.deploy(pico.port)
+    result = dep.deploy(pico.port, firmware=firmware)
     assert result.pong["fw"] == dep.local_version()
-    assert "main.py.part" in result.deleted and not (pico.flash / "main.py.part").exists()
+    assert "courtside/aa_padding.mpy.part" in result.deleted and not (pico.flash / "main.py.part").exists()
+    assert not [p for p in board_files(pico.flash) if p.endswith(".part")]
+
+
+def test_deploy_right_after_a_cut_off_one_recovers_without_a_reset(pico, firmware):
+    cut_off_deploy(pico, firmware)      # the board is left in the middle of a raw paste
+    result = dep.deploy(pico.port, firmware=firmware)
+    assert result.pong["fw"] == dep.local_version()
     assert not [p for p in board_files(pico.flash) if p.endswith(".part")]
