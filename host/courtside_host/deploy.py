@@ -285,7 +285,7 @@ def put(link, path, data, on_bytes=None):
             on_bytes(len(chunk))
 
 
-HELPERS = """\
+BOARD_TOOLS = """\
 import os
 def _mv(a, b):
     try:
@@ -330,7 +330,7 @@ def apply(link, build, plan, on_step=None):
     step = on_step or (lambda *a: None)
     if plan.empty():
         return
-    link.exec(HELPERS)
+    link.exec(BOARD_TOOLS)
     if plan.park:
         link.exec("_mv('main.py', %s)" % _quote(PARKED))
         step("park", "main.py", 0)

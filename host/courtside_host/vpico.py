@@ -177,7 +177,7 @@ class VirtualPico:
             [*_IGNORE_INTERRUPTS, *self.micropython, *(["-X", "heapsize=" + self.heap] if self.heap else []),
              BOARD_SCRIPT.name, str(self.flash), start],
             cwd=BOARD_SCRIPT.parent, stdin=self._in_r, stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE, env=self.env, close_fds=True, start_new_session=True)
+            stderr=subprocess.PIPE, env=self.env, close_fds=True)
         os.set_blocking(self.child.stdout.fileno(), False)
         os.set_blocking(self.child.stderr.fileno(), False)
         self._ready = False         # until the board script can take an interrupt
