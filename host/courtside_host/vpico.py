@@ -42,8 +42,18 @@ HEAP = "192k"           # about what MicroPython leaves free on an RP2040 (objec
 # The unix port ships as a CPython extension (micropython_run) behind a small script; the
 # interpreter starts three to four times faster when that script's site set-up is skipped,
 # which matters because every soft reset starts a fresh one.
-_LAUNCH = ("import sys; sys.path.insert(0, sys.argv[1]); from micropython_run import run_main; "
-           "sys.exit(run_main(['micropython'] + sys.argv[2:]))")
+# On Linux it also asks to be ended with the process that started it, so a laptop-side
+# crash never leaves an interpreter behind.
+_LAUNCH = ("import sys, os\n"
+           "try:\n"
+           "    import ctypes; ctypes.CDLL(None).prctl(1, 9)  # PR_SET_PDEATHSIG, SIGKILL\n"
+           "except Exception:\n"
+           "    pass\n"
+           "if os.getppid() == 1:\n"
+           "    sys.exit(0)\n"
+           "sys.path.insert(0, sys.argv[1])\n"
+           "from micropython_run import run_main\n"
+           "sys.exit(run_main(['micropython'] + sys.argv[2:]))\n")
 
 
 def micropython_command():

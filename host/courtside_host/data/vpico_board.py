@@ -53,6 +53,8 @@ def getc():
             n = _in.readinto(_buf)
         except KeyboardInterrupt:
             return 3
+        if n == 0:          # the laptop side is gone for good: power off
+            sys.exit(0)
         if n:
             _pending.extend(_buf[:n])
     return _pending.pop(0)
