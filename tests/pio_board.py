@@ -2,7 +2,7 @@
 ``uctypes``), for the hardware this computer does not have.
 
 The state machine is the PIO emulator running the program the module assembled through
-``rp2.asm_pio`` (here the stand-in assembler); ``exec`` runs instructions in the emulator;
+``rp2.asm_pio`` (here the stand-in assembler);
 the DMA channel copies each pushed word into the buffer the module gave it, wrapping at
 the ring size it asked for, and counts down its transfer counter as the real one does.
 Time is a microsecond clock the test moves with ``Board.advance(us)``.
@@ -114,9 +114,10 @@ class _Machine:
         self.kw = kw
         self.on = False
         self.started_at = None
-        width = int(program.opcodes[1] & 0x1F) or 32        # ``out y, width``
-        self.sim = PioSim(width=width, program=program, start=False)
-        self.sim.state = self.sim.state.__class__()         # a fresh, unconfigured machine
+        out_y = program.opcodes[program.labels["sample"] + 1]   # ``out y, width``
+        assert out_y & 0xFFE0 == 0x6040
+        width = (out_y & 0x1F) or 32
+        self.sim = PioSim(width=width, program=program)
         self.moved = 0
 
     def active(self, value=None):
@@ -126,9 +127,6 @@ class _Machine:
             self.started_at = self.board.now_us * MHZ
         self.on = bool(value)
         return self.on
-
-    def exec(self, text):
-        self.sim.execute(text)
 
     def run_to(self, cycle):
         if not self.on:

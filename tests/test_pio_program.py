@@ -14,6 +14,20 @@ from pioemu.shift_register import ShiftRegister
 # The same program in the RP2040 datasheet's assembler syntax, assembled by an independent
 # assembler: the stand-in must produce identical opcodes.
 PIO_TEXT = """
+    mov isr, null
+    mov y, ~null [1]
+changed:
+    mov x, y
+    mov y, isr
+    mov isr, ~x
+    push noblock
+    in y, 30
+    push noblock
+    jmp y-- again
+again:
+    jmp y-- stored
+stored:
+    in y, 30
 .wrap_target
 sample:
     mov osr, pins
@@ -25,16 +39,6 @@ sample:
     in y, 30
     mov y, isr
     jmp y-- tick [2]
-changed:
-    mov x, y
-    mov y, isr
-    mov isr, ~x
-    push noblock
-    in y, 30
-    push noblock
-    jmp y-- again
-again:
-    jmp y-- tick
 tick:
     mov isr, y
 .wrap
@@ -52,8 +56,8 @@ def test_standin_matches_an_independent_assembler(width):
 
 def test_program_leaves_room_in_the_pio_block():
     prog = assemble(piocode.program(17), **piocode.CONFIG)
-    assert len(prog) == 18          # a PIO block holds 32
-    assert prog.labels["sample"] == 0  # the state machine starts at the sample
+    assert len(prog) == 21          # a PIO block holds 32
+    assert prog.labels["changed"] == 2  # entry: two set-up instructions, then the change path
 
 
 def test_config_uses_the_rp2_values():
@@ -93,7 +97,8 @@ def _isr_after(cycles, counter=0, levels=0x1FFFF):
     def pins(clock: int) -> int:
         return levels
 
-    start = State(x_register=levels, input_shift_register=ShiftRegister(counter, 0))
+    start = State(x_register=levels, input_shift_register=ShiftRegister(counter, 0),
+                  program_counter=prog.labels["sample"])
     states = [start]
     for _, after in emulate(prog.opcodes, stop_when=lambda _op, s: s.clock >= cycles, initial_state=start,
                             input_source=pins, shift_isr_right=False, shift_osr_right=True,
@@ -106,7 +111,7 @@ def test_quiet_loop_is_six_cycles_and_counts_down_once_a_loop():
     # Run the plain emulator (no skipping) over 600 quiet cycles from counter 1000.
     last = _isr_after(600, counter=1000)
     assert last.clock == 600
-    assert last.program_counter == 0
+    assert last.program_counter == 11   # back at the sample
     assert last.input_shift_register.contents == 1000 - 600 // piocode.LOOP_CYCLES
     assert not last.receive_fifo
 
@@ -117,8 +122,9 @@ def test_every_path_keeps_the_counter_a_clock():
     idle = 0x1FFFF
     steps = [(0, idle), (100, idle & ~1), (104, idle & ~3), (111, idle & ~7), (400, idle)]
     sim = PioSim(skip=False)
-    sim.state = State(x_register=0xFFFFFFFF, input_shift_register=ShiftRegister(20, 0))
+    sim.state = State(x_register=0xFFFFFFFF, input_shift_register=ShiftRegister(20, 0),
+                      program_counter=sim.sample_pc)
     sim.run(steps, until=900)
     s = sim.state
-    assert s.program_counter == 0 and s.clock == 900
-    assert s.input_shift_register.contents == (20 - 900 // 6) & 0xFFFFFFFF
+    assert s.program_counter == sim.sample_pc and s.clock == 900
+    assert s.input_shift_register.contents == (20 - 900 // 6) & 0x3FFFFFFF

@@ -124,7 +124,7 @@ def test_drain_counts_words_the_dma_overwrote():
 
 def test_drain_reports_a_levels_word_whose_count_was_lost():
     words = pio_words([(600, 2, True), (900, 5, True), (1200, 2, False)], 1500)
-    del words[3]                                     # the first press's count word
+    del words[5]                                     # the first press's count word
     ring = Ring(16)
     drain, out = drain_all(words, ring)
     assert drain.unpaired == 1 and ring.dropped == 1

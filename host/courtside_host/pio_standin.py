@@ -186,12 +186,3 @@ def assemble(func, **config):
     wrap = asm.wrap if asm.wrap is not None else len(asm.opcodes) - 1
     return Program(list(asm.opcodes), wrap_target, wrap, dict(asm.labels), dict(config))
 
-
-def encode(text):
-    """One instruction given as text, as ``StateMachine.exec`` takes it (no labels)."""
-    asm = _Assembler()
-    asm.start(True)
-    exec(text, asm.names())   # noqa: S102 - the firmware's own instruction strings
-    if len(asm.opcodes) != 1:
-        raise PioAsmError("expected exactly one instruction in %r" % text)
-    return asm.opcodes[0]

@@ -22,13 +22,13 @@ from courtside import piocode
 from pioemu import State, emulate
 from pioemu.shift_register import ShiftRegister
 
-from courtside_host.pio_standin import assemble, encode
+from courtside_host.pio_standin import assemble
 
 MASK32 = 0xFFFFFFFF
 
 
 class PioSim:
-    def __init__(self, width=17, skip=True, dma=True, program=None, start=True):
+    def __init__(self, width=17, skip=True, dma=True, program=None):
         if program is None:
             program = assemble(piocode.program(width), **piocode.CONFIG)
         self.program = program
@@ -43,25 +43,11 @@ class PioSim:
             "wrap_top": self.program.wrap,
         }
         self.sample_pc = self.program.labels["sample"]
-        # What the firmware does before starting: piocode.START, executed by the emulator.
-        self.state = State(program_counter=self.sample_pc)
-        if start:
-            for text in piocode.START:
-                self.execute(text)
+        self.state = State()                 # the program's first instruction, as on the board
         self.words = []      # (cycle the word left the FIFO, word)
         self.lost_words = 0  # pushes dropped on a full FIFO (dma=False only)
         self._steps = [(0, (1 << width) - 1)]
         self._cycles = []
-
-    def execute(self, text):
-        """Execute one instruction given as text, as ``StateMachine.exec`` does; the clock,
-        program counter and everything else not touched by the instruction stay as they were."""
-        shifts = {k: self._kw[k] for k in ("shift_isr_right", "shift_osr_right")}
-        before = self.state
-        start = replace(before, clock=0, program_counter=0)
-        run = list(emulate([encode(text)], stop_when=lambda _op, s: s.clock >= 1,
-                           initial_state=start, **shifts))
-        self.state = replace(run[-1][1], clock=before.clock, program_counter=before.program_counter)
 
     def levels_at(self, cycle):
         i = bisect_right(self._cycles, cycle) - 1

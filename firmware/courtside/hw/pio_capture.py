@@ -89,9 +89,7 @@ class PioCapture:
     def start(self):
         base = self.in_base
         sm = rp2.StateMachine(self.sm_id, self.program, in_base=Pin(base))
-        sm.active(0)
-        for instr in piocode.START:   # counter 2**30, X never equal to a sample
-            sm.exec(instr)
+        sm.active(0)                  # the program sets its own registers when it starts
         dma = rp2.DMA()
         pio, index = divmod(self.sm_id, 4)
         ring_bits = _log2(2 * len(self._halves))      # the buffer's size in bytes is 2**ring_bits
