@@ -4,22 +4,25 @@ The PIO program (``courtside.piocode``) writes two kinds of 32-bit words, which 
 copies into a RAM buffer:
 
 - a **levels** word (bit 31 set): the inverted button pins, bit 0 = GPIO ``in_base``;
-- a **count** word (bits 31 and 30 clear): the low 30 bits of the loop counter at the
-  sample that saw the change. The counter goes *down* by one every ``LOOP_CYCLES`` system
-  cycles (48 ns at 125 MHz) and is 0 at the first sample after the state machine starts.
+- a **count** word (bits 31 and 30 clear): the loop counter at the sample that saw the
+  change. The counter goes *down* by one every ``LOOP_CYCLES`` system cycles (48 ns at
+  125 MHz), modulo 2**30; count -k is the sample 6k cycles after the state machine was
+  enabled.
 
 A levels word followed by its count word is one snapshot; a count word on its own is a
-wrap mark (pushed when the 32-bit counter passes zero, at least once every 2**32 loops,
-206 s at 125 MHz), which only moves the anchor.
+wrap mark (pushed each time the counter passes zero, every 2**30 loops, 51.5 s at
+125 MHz; the program also pushes two zero words as it starts), which only moves the
+anchor.
 
 ``Stamper`` turns counts into ticks of ``courtside.clock`` (microseconds modulo 2**30). It
 keeps an anchor: a count, the tick it fell on, and the fraction of a microsecond beyond
 that tick in units of 1/den us. The first anchor pairs count 0 with ``time.ticks_us()`` read
 as the state machine is started; every later count word becomes the next anchor, so the
-counter is unwrapped step by step and never accumulates rounding. Because a count word
-carries only 30 bits (51.5 s at 125 MHz), the number of whole 2**30-loop periods between
-anchor and word is taken from the tick clock at drain time, rounded to the nearest period:
-correct while every word is drained within half a period (25 s) of being pushed.
+counter is unwrapped step by step and never accumulates rounding. The marks keep
+consecutive count words less than 2**30 loops apart; should words be lost, the number of
+whole 2**30-loop periods between anchor and word is taken from the tick clock at drain
+time, rounded to the nearest period: correct while every word is drained within half a
+period (25 s at 125 MHz) of being pushed.
 
 ``Drain`` reads new words from the DMA buffer and puts snapshots into the capture ``Ring``,
 exactly the ``(stamp, levels)`` pairs ``courtside.capture.IrqCapture`` puts. Everything is
