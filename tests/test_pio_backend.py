@@ -39,11 +39,12 @@ def board_module(monkeypatch):
     sys.modules.pop("courtside.hw.pio_capture", None)
 
 
-def true_tick(t_us):
-    """The stamp a first edge at t_us should get: the first 6-cycle sample at or after it."""
-    cycle = round(t_us * 125)
+def true_tick(t_us, start_us=0):
+    """The stamp a first edge at t_us should get: the first sample at or after it, on the
+    6-cycle grid of a state machine enabled at start_us."""
+    cycle = round((t_us - start_us) * 125)
     sample = -(-cycle // 6) * 6
-    return int(Fraction(sample, 125))
+    return int(start_us + Fraction(sample, 125))
 
 
 def test_window_of_the_default_map_and_of_bad_ones(board_module):
@@ -107,3 +108,24 @@ def test_the_start_up_levels_are_not_reported_as_a_change(board_module):
     pair = [0, 0]
     assert ring.get(pair) and pair[1] == 0x1FFFF and not ring.get(pair)
     assert cap.drainer.noise == 1
+
+
+def test_stop_and_start_again(board_module):
+    board = Board([(1000.0, 2, True), (30000.0, 2, False)])
+    mod = board_module(board)
+    ring = Ring(16)
+    cap = mod.PioCapture(ring, PinMap(PINMAP), Flag(), ticks_us=board.ticks_us)
+    cap.start()
+    board.advance(10_000)
+    cap.stop()
+    board.machines.clear()
+    board.dmas.clear()
+    board.timers.clear()
+    cap.start()                                         # a fresh state machine and DMA run
+    board.advance(30_000)
+    pair = [0, 0]
+    got = []
+    while ring.get(pair):
+        got.append(tuple(pair))
+    # held through the restart: the second run's first report is not a change; the release is
+    assert got == [(true_tick(1000.0), 0x1FFFF & ~4), (true_tick(30000.0, start_us=10_000), 0x1FFFF)]

@@ -115,20 +115,28 @@ class Drain:
         self.in_base = in_base
         self.width_mask = (1 << width) - 1
         self.mask = mask
-        self.read = 0            # words consumed, counted like ``written``
-        self.pending = False     # a levels word is waiting for its count word
-        self.levels = 0
-        self.last = -1           # the button levels last put into the ring
+        self.restart()
         self.overrun = 0         # words the DMA overwrote before they were read
         self.unpaired = 0        # levels words whose count word never came
         self.marks = 0           # wrap marks seen
         self.noise = 0           # changes on non-button pins inside the window, skipped
+
+    def restart(self):
+        """Forget the words of an earlier run: the DMA counts from 0 again."""
+        self.read = 0            # words consumed, counted like ``written``
+        self.pending = False     # a levels word is waiting for its count word
+        self.levels = 0
+        self.last = -1           # the button levels last put into the ring
 
     def take(self, written, now):
         ring = self.ring
         h = self.halves
         ix = self.read
         behind = written - ix
+        if behind < 0:           # a new DMA run that nobody announced: start over
+            self.restart()
+            ix = 0
+            behind = written
         if behind > self.size:
             lost = behind - self.size
             self.overrun += lost

@@ -98,6 +98,7 @@ class PioCapture:
         dma.config(read=sm, write=self._halves, count=_DMA_COUNT, ctrl=ctrl, trigger=True)
         self._sm = sm
         self._dma = dma
+        self.drainer.restart()
         lv = 0
         for i, p in enumerate(self._inputs):
             lv |= p.value() << (base + i)
