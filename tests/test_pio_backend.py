@@ -71,8 +71,8 @@ def test_presses_reach_the_ring_stamped_to_the_microsecond(board_module, address
     assert cap.name == "pio" and cap.resolution_ns == 48
     cap.start()
     sm, dma = board.machines[0], board.dmas[0]
-    assert sm.sm_id == 4 and sm.kw["in_base"].gpio == 0
-    assert dma.ctrl["treq_sel"] == 12 and dma.ctrl["ring_sel"] and dma.ctrl["ring_size"] == 13
+    assert sm.sm_id == 1 and sm.kw["in_base"].gpio == 0
+    assert dma.ctrl["treq_sel"] == 5 and dma.ctrl["ring_sel"] and dma.ctrl["ring_size"] == 13
     assert not dma.ctrl["inc_read"] and dma.ctrl["inc_write"] and dma.ctrl["size"] == 2
     assert all(board.pins[g] == (0, 2) for g in range(17))       # inputs with pull-ups
     assert board.timers[0].period == 2 and board.timers[0].hard is False
@@ -108,6 +108,16 @@ def test_the_start_up_levels_are_not_reported_as_a_change(board_module):
     pair = [0, 0]
     assert ring.get(pair) and pair[1] == 0x1FFFF and not ring.get(pair)
     assert cap.drainer.noise == 1
+
+
+def test_dma_is_paced_by_the_chosen_state_machine(board_module):
+    # DREQ numbers (RP2040 datasheet 2.5.3.1): PIO0 RX0..3 = 4..7, PIO1 RX0..3 = 12..15.
+    for sm_id, dreq in ((0, 4), (3, 7), (5, 13), (7, 15)):
+        board = Board([])
+        mod = board_module(board)
+        cap = mod.PioCapture(Ring(16), PinMap(PINMAP), Flag(), sm_id=sm_id, ticks_us=board.ticks_us)
+        cap.start()
+        assert board.dmas[0].ctrl["treq_sel"] == dreq and board.machines[0].sm_id == sm_id
 
 
 def test_stop_and_start_again(board_module):

@@ -14,8 +14,10 @@ unchanged. The maths lives in ``courtside.piostamp``; docs/pio-capture.md explai
     cap.stop()
 
 Requirements: the button GPIOs span at most 30 pins with no LED, buzzer or matrix pin
-among them (the default map uses GP0..GP16); state machine 4 (the first of PIO block 1)
-is free; the system clock does not change while capture runs.
+among them (the default map uses GP0..GP16); state machine 1 (PIO block 0, beside the
+matrix driver on state machine 0) is free, with 21 of the block's 32 instruction slots
+(block 1 is avoided: on a Pico W the wireless driver claims state machine 4); the system
+clock does not change while capture runs.
 """
 
 import time
@@ -62,7 +64,7 @@ def _buffer(words):
 class PioCapture:
     name = "pio"
 
-    def __init__(self, ring, pins, flag, sm_id=4, buffer_words=2048, poll_ms=2, ticks_us=None):
+    def __init__(self, ring, pins, flag, sm_id=1, buffer_words=2048, poll_ms=2, ticks_us=None):
         self.ring = ring
         self.flag = flag
         self.sm_id = sm_id
