@@ -4,7 +4,6 @@ import subprocess
 
 import pytest
 from conftest import FIRMWARE, ROOT
-
 from courtside.capture import IrqCapture
 from courtside.ring import Ring
 

@@ -3,13 +3,12 @@ edge and calls a tie exactly when neighbours from different players are closer t
 tie window. The presses go through the real debouncer and arbiter, on the tick circle,
 starting anywhere on it (wraparound included)."""
 
-from hypothesis import given, settings
-from hypothesis import strategies as st
-
 from courtside.arbiter import Arbiter
 from courtside.clock import add, diff
 from courtside.debounce import PRESS, Debouncer
 from courtside.fair import Fair, seeded
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 TIE_US = 1000
 SETTINGS = {"tie_us": TIE_US, "contest_ms": 1500, "answer_ms": 3000}

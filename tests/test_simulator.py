@@ -74,7 +74,8 @@ def test_bounce_is_one_press_stamped_at_its_first_edge(stream):
 
 def test_order_lags_and_early_answer(stream):
     v = events(stream, "verdict")[0]
-    assert [(o["p"], o["rank"], o["lag"]) for o in v["order"]] == [(1, 1, 0), (3, 2, 412_000), (4, 3, 700_000)]
+    ranked = [(o["p"], o["rank"], o["lag"]) for o in v["order"]]
+    assert ranked == [(1, 1, 0), (3, 2, 412_000), (4, 3, 700_000)]
     early = {e["n"]: e["early"] for e in events(stream, "press")}
     assert early[2] is False and early[3] is True   # a second answer meets no open throw
 
@@ -133,11 +134,13 @@ def test_lobby_refuses_to_start_alone(tmp_path):
 
 def test_long_main_press_cycles_modes_in_the_lobby(tmp_path):
     script = tmp_path / "menu.jsonl"
-    script.write_text('{"t": 0, "p": 0, "b": "MAIN", "e": "down"}\n{"t": 1500000, "p": 0, "b": "MAIN", "e": "up"}\n')
+    script.write_text('{"t": 0, "p": 0, "b": "MAIN", "e": "down"}\n'
+                      '{"t": 1500000, "p": 0, "b": "MAIN", "e": "up"}\n')
     out = [json.loads(x) for x in simulate(sys.executable, str(script)).stdout.splitlines()]
     assert [e["mode"] for e in events(out, "mode")] == ["dodgeball", "referee"]
 
 
 def test_the_courtside_command_runs_the_same_simulator():
-    run = subprocess.run([str(Path(sys.executable).parent / "courtside"), "sim", "--script", ROUND], capture_output=True, text=True, timeout=120, check=False)
+    run = subprocess.run([str(Path(sys.executable).parent / "courtside"), "sim", "--script", ROUND],
+                         capture_output=True, text=True, timeout=120, check=False)
     assert run.returncode == 0 and run.stdout == simulate(sys.executable, ROUND).stdout

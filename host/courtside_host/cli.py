@@ -18,6 +18,7 @@ COMMANDS = {
     "analyse": ("courtside_host.cmd_analyse", "Deathball balance: many automatic games, win rates by seat"),
     "pins": ("courtside_host.cmd_pins", "check a pin map, regenerate the pin table and wiring picture"),
     "bringup": ("courtside_host.cmd_bringup", "test every LED, tone and button of a newly built unit"),
+    "vpico": ("courtside_host.cmd_vpico", "a virtual Pico on a pseudo-terminal, to try tools on"),
 }
 
 

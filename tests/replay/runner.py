@@ -20,9 +20,8 @@ def _here():
 
 def main(argv):
     here = _here()
-    root = here.rsplit("/", 2)[0]
     sys.path.insert(0, here)
-    sys.path.insert(0, root + "/firmware")
+    sys.path.insert(0, here + "/../../firmware")
     suite = __import__(argv[1])
     for path in argv[2:]:
         with open(path) as f:

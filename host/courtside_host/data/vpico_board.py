@@ -36,7 +36,7 @@ _in = sys.stdin.buffer
 _poll = select.poll()
 _poll.register(sys.stdin, select.POLLIN)
 _buf = bytearray(256)
-_pending = []         # bytes read but not yet handed out
+_pending = []  # type: list  # bytes read but not yet handed out
 
 
 def write(data):

@@ -1,0 +1,45 @@
+"""Run every benchmark, one after another, with the interpreters each one is meant for.
+
+    python bench/run_all.py            # everything (a few minutes)
+
+Each benchmark prints its own figures; this only runs them and labels the output. Figures
+from a shared machine vary from run to run: compare ratios measured in the same run.
+"""
+
+import os
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+PY = sys.executable
+MICROPYTHON = os.path.join(os.path.dirname(PY), "micropython")
+
+RUNS = [
+    ("bounce storm, IRQ capture (CPython)", [PY, "bounce_storm.py", "40"]),
+    ("bounce storm, IRQ capture (MicroPython unix port)", [MICROPYTHON, "bounce_storm.py", "40"]),
+    ("bounce storm, PIO capture", [PY, "bounce_storm_pio.py"]),
+    ("heap over 100,000 presses (MicroPython unix port)", [MICROPYTHON, "heap.py", "100000"]),
+    ("main-loop latency (MicroPython unix port)", [MICROPYTHON, "latency.py", "300"]),
+    ("main-loop latency (CPython)", [PY, "latency.py", "300"]),
+    ("Deathball engine speed and referee heap", [PY, "deathball_speed.py"]),
+    ("deploy speed against the virtual Pico", [PY, "deploy_speed.py"]),
+]
+
+
+def main():
+    only = sys.argv[1:]
+    failed = 0
+    for title, cmd in RUNS:
+        if only and not any(word in title for word in only):
+            continue
+        print("== %s" % title, flush=True)
+        status = subprocess.call(cmd, cwd=HERE)
+        if status:
+            print("   (exit status %d)" % status)
+            failed += 1
+        print(flush=True)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
