@@ -42,12 +42,12 @@ def main(argv, out=None):
 
 
 def run_script(script_path, seed=1, t0=0, pins_path=None, changes=(), out=None):
-    from courtside import pinmap
+    from courtside import pins as pin_map
     from courtside import settings as config
     from courtside.app import App
     from courtside.hw.sim import ScriptError, Sim, parse_script
     try:
-        pins = pinmap.load(pins_path or _here() + "/../hardware/pinmap.json")
+        pins = pin_map.load(pins_path or _here() + "/../hardware/pinmap.json")
         settings = config.merged(config.DEFAULTS, config.parse(changes)) if changes else None
         with open(script_path) as f:
             script = parse_script(f.read().split("\n"), pins)

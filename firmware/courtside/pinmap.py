@@ -15,8 +15,8 @@ the laptop validates a map with exactly the rules the board applies.
 The file's fields are described in hardware/README.md ("The pin map file").
 """
 
-BUTTONS = ("THROW", "DODGE", "CATCH", "PASS")
-ARROWS = ("UP", "DOWN", "LEFT", "RIGHT")  # the same four buttons in Deathball
+from courtside.pins import ARROWS, BUTTONS, Pins, button_gpio, run_base  # noqa: F401
+
 MAX_BOXES = 4
 
 # GPIOs brought out to the edge pins of each board. All four boards expose the same 26.
@@ -179,24 +179,6 @@ def check(data):
     return problems
 
 
-def button_gpio(data):
-    """GPIO of each button id of a valid map: boxes' buttons in order, then the main button."""
-    gpio = []
-    for box in data["boxes"]:
-        for b in BUTTONS:
-            gpio.append(box["buttons"][b])
-    gpio.append(data["main_button"])
-    return gpio
-
-
-def run_base(gpio):
-    """The first GPIO if button id n sits on GPIO first+n for every id, else None."""
-    for n in range(len(gpio)):
-        if gpio[n] != gpio[0] + n:
-            return None
-    return gpio[0]
-
-
 def advice(data):
     """Warnings about a valid map: things that work, but not with every part of Courtside."""
     notes = []
@@ -208,38 +190,14 @@ def advice(data):
     return notes
 
 
-class PinMap:
+class PinMap(Pins):
+    """A checked pin map: PinMapError listing every problem, or the runtime view."""
+
     def __init__(self, data):
         problems = check(data)
         if problems:
             raise PinMapError(problems)
-        self.data = data
-        self.name = data.get("name", "")
-        self.board = data["board"]
-        self.boxes = len(data["boxes"])
-        gpio = button_gpio(data)
-        # button_gpio[id] for ids 0..4*boxes-1, then the main button last
-        self.button_gpio = tuple(gpio)
-        self.main_id = len(gpio) - 1
-        # the PIO backend samples GPIOs pio_base.. pio_base+main_id with one instruction
-        self.pio_base = run_base(gpio)
-        self.leds = tuple(box["led"] for box in data["boxes"])
-        self.buzzer = data["buzzer"]
-        m = data["matrix"]
-        self.matrix_pin = m["pin"]
-        self.grb = m.get("order", "GRB") == "GRB"
-        self.serpentine = bool(m.get("serpentine", False))
-        self.cable = data.get("cable")
-        mask = 0
-        for g in gpio:
-            mask |= 1 << g
-        self.button_mask = mask
-
-    def label(self, bid):
-        """A button id as players name it: "box 2 CATCH" or "main button"."""
-        if bid == self.main_id:
-            return "main button"
-        return "box %d %s" % (bid // 4 + 1, BUTTONS[bid % 4])
+        Pins.__init__(self, data)
 
 
 def parse(text):

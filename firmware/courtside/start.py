@@ -7,7 +7,8 @@ main-unit button at power-up is safe mode: nothing starts and the REPL stays fre
 
 import asyncio
 
-from courtside import events, pinmap
+from courtside import events
+from courtside import pins as pin_map
 from courtside import settings as config
 
 PINMAP = "pinmap.json"  # relative: the flash root is the working directory
@@ -20,7 +21,7 @@ def _error(msg):
 
 def main(pins_path=PINMAP, settings_path=SETTINGS):
     try:
-        pins = pinmap.load(pins_path)
+        pins = pin_map.load(pins_path)
     except (OSError, ValueError) as e:
         return _error("cannot start: %s (%s); fix it with: courtside deploy" % (e, pins_path))
     try:

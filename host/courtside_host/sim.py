@@ -60,7 +60,11 @@ def headless(args):
         cmd = [str(exe) if exe.exists() else "micropython", str(FIRMWARE / "simmain.py"), *argv]
         return subprocess.call(cmd)
     import simmain
-    return simmain.main(argv)
+    try:
+        return simmain.main(argv)
+    except BrokenPipeError:  # the reader went away (say `| head`): not an error
+        sys.stderr.close()
+        return 0
 
 
 class Terminal:

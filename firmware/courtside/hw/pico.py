@@ -76,10 +76,14 @@ class Pico:
         self._line = []
         self._poll = None
         self._wdt = None
+        self.capture = None
         if settings.get("capture") == "pio":
             from courtside.hw.pio_capture import PioCapture
-            self.capture = PioCapture(self.ring, pins, self.flag)
-        else:
+            try:
+                self.capture = PioCapture(self.ring, pins, self.flag)
+            except ValueError as e:  # buttons not on one run of pins: the IRQ backend works
+                print('{"ev":"error","t":0,"line":"","msg":"pio capture unavailable: %s"}' % e)
+        if self.capture is None:
             bits = {}
             for pin, gpio in zip(self._buttons, pins.button_gpio):
                 bits[pin] = 1 << gpio

