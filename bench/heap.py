@@ -36,7 +36,7 @@ class Stream(Sim):
         self.next_t = 100000
         self.queue = [(0, "cmd", "join 1", None), (0, "cmd", "join 2", None), (0, "cmd", "join 3", None),
                       (10000, "cmd", "start", None)]
-        self.end = 1 << 62
+        self.end = 0          # stop as soon as the generated presses are played
         # preallocated, and filled with small ints only, so measuring allocates nothing
         self.at = [0] * (presses // 10000 + 2)
         self.live = [0] * (presses // 10000 + 2)
@@ -66,29 +66,13 @@ class Stream(Sim):
             self.at[self.taken] = self.done
             self.taken += 1
 
-    def _advance(self, us):
-        if not self.queue:
-            if self.done >= self.presses:
-                return False
+    def _next_time(self):
+        if not self.queue and self.done < self.presses:
             self._more()
-        self.script = self.queue
-        self.index = 0
-        target = self.vt + us
-        if self.queue[0][0] <= target:
-            t = self.queue[0][0]
-            self.vt = max(self.vt, t)
-            changed = False
-            while self.queue and self.queue[0][0] == t:
-                _, kind, a, b = self.queue.pop(0)
-                if kind == "cmd":
-                    self.lines.append(a)
-                else:
-                    changed = self._set(a, b) or changed
-            if changed:
-                self.ring.put(self.ticks_us(), self.level)
-            return True
-        self.vt = target
-        return True
+        return self.queue[0][0] if self.queue else None
+
+    def _take(self):
+        return self.queue.pop(0)
 
 
 def main():

