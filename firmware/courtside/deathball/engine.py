@@ -172,11 +172,7 @@ class Game:
         target = _on(start, step, lo, hi)
         if target < 0:
             return "off the board"
-        chain = []
-        sq = target
-        while sq >= 0 and self.occupant[sq] >= 0:
-            chain.append(sq)
-            sq = _on(sq, step, lo, hi)
+        chain, sq = self._chain(target, step, lo, hi)
         if sq < 0:
             return "push off the board"
         # Move the far end of the chain first; sq is the free square it goes to.
@@ -209,6 +205,15 @@ class Game:
                 occupant[target] = -1
                 self.dead.append(box)
         return None
+
+    def _chain(self, sq, step, lo, hi):
+        """The occupied squares in a row from ``sq`` along ``step``, and the first free
+        square after them (-1 when the row runs off the board first)."""
+        chain = []
+        while sq >= 0 and self.occupant[sq] >= 0:
+            chain.append(sq)
+            sq = _on(sq, step, lo, hi)
+        return chain, sq
 
     def _save(self):
         return (dict(self.where), list(self.occupant), len(self.dead), len(self.events))
@@ -381,11 +386,7 @@ class Game:
         dx = (to & 7) - (square & 7)
         dy = (to >> 3) - (square >> 3)
         step = ((dx > 0) - (dx < 0), (dy > 0) - (dy < 0))
-        chain = []
-        sq = to
-        while sq >= 0 and self.occupant[sq] >= 0:
-            chain.append(sq)
-            sq = _on(sq, step, lo, hi)
+        chain, sq = self._chain(to, step, lo, hi)
         # A chain inward cannot reach the far side with four players on a 4x4 board or
         # larger; if it ever did, the far end stays put and so does everyone behind it.
         if sq < 0:
