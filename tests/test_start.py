@@ -1,0 +1,70 @@
+"""Start-up on a board: safe mode, a bad pin map, bad settings.
+
+``courtside.start`` picks the Pico hardware layer when ``courtside.hw.pico`` imports. Here
+a stand-in for that module (this machine has no Pico) records what start-up asks of it."""
+
+import json
+import sys
+import types
+
+import pytest
+from conftest import ROOT
+from courtside import start
+
+PINMAP = str(ROOT / "hardware" / "pinmap.json")
+
+
+@pytest.fixture
+def board(monkeypatch):
+    fake = types.ModuleType("courtside.hw.pico")
+    fake.calls = []
+    fake.held = True
+    fake.main_held = lambda pins: fake.calls.append(("main_held", pins.main_id)) or fake.held
+    fake.watchdog_off = lambda: fake.calls.append(("watchdog_off",))
+
+    class Pico:  # must not be built in safe mode
+        def __init__(self, pins, settings):
+            fake.calls.append(("Pico", settings["tie_us"]))
+            raise RuntimeError("stop here: the game would start")
+
+    fake.Pico = Pico
+    monkeypatch.setitem(sys.modules, "courtside.hw.pico", fake)
+    import courtside.hw
+    monkeypatch.setattr(courtside.hw, "pico", fake, raising=False)
+    return fake
+
+
+def test_holding_the_main_button_at_power_up_is_safe_mode(board, tmp_path, capsys):
+    assert start.main(PINMAP, str(tmp_path / "settings.json")) is None
+    assert board.calls == [("main_held", 16), ("watchdog_off",)]
+    assert "safe mode" in capsys.readouterr().out
+
+
+def test_without_the_button_the_game_starts_with_saved_settings(board, tmp_path):
+    board.held = False
+    saved = tmp_path / "settings.json"
+    saved.write_text(json.dumps({"tie_us": 700}))
+    with pytest.raises(RuntimeError, match="the game would start"):
+        start.main(PINMAP, str(saved))
+    assert board.calls[-1] == ("Pico", 700)
+
+
+def test_a_bad_pin_map_starts_nothing_and_says_why(board, tmp_path, capsys):
+    bad = tmp_path / "pinmap.json"
+    data = json.loads(open(PINMAP).read())
+    data["buzzer"] = 25
+    bad.write_text(json.dumps(data))
+    assert start.main(str(bad), str(tmp_path / "settings.json")) is None
+    line = json.loads(capsys.readouterr().out.strip())
+    assert line["ev"] == "error" and "GP25" in line["msg"] and "courtside deploy" in line["msg"]
+    assert board.calls == []
+
+
+def test_bad_settings_are_reported_and_the_defaults_used(board, tmp_path, capsys):
+    board.held = False
+    saved = tmp_path / "settings.json"
+    saved.write_text(json.dumps({"tie_us": -5}))
+    with pytest.raises(RuntimeError):
+        start.main(PINMAP, str(saved))
+    assert "settings ignored" in capsys.readouterr().out
+    assert board.calls[-1] == ("Pico", 1000)
