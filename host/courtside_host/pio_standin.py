@@ -11,7 +11,14 @@ against an independent assembler (``adafruit_pioasm``) for every instruction use
     prog = assemble(piocode.program(17), **piocode.CONFIG)
     prog.opcodes, prog.wrap_target, prog.wrap, prog.labels
 
-Only what Courtside's programs need is supported (no side-set).
+Side-set follows ``rp2.asm_pio``: ``sideset_init`` (one value, or a tuple for several
+pins) gives the number of side-set pins, ``.side(v)`` sets them on an instruction. The
+side-set bits sit at the top of the delay/side-set field (bits 12..8); when every
+instruction has ``.side()`` they take ``count`` bits, otherwise the side-set is optional,
+as on the board: bit 12 marks the instructions that set the pins and the value sits below
+it. Delays get the bits left over.
+
+Only what Courtside's programs need is supported.
 """
 
 import types
@@ -34,12 +41,14 @@ class PioAsmError(Exception):
 class Program:
     """The assembled program: opcodes plus what the state machine configuration needs."""
 
-    def __init__(self, opcodes, wrap_target, wrap, labels, config):
+    def __init__(self, opcodes, wrap_target, wrap, labels, config, sideset_count=0, sideset_opt=False):
         self.opcodes = opcodes
         self.wrap_target = wrap_target
         self.wrap = wrap
         self.labels = labels
         self.config = config
+        self.sideset_count = sideset_count   # side-set pins (the enable bit not included)
+        self.sideset_opt = sideset_opt       # bit 12 enables the side-set (EXECCTRL SIDE_EN)
 
     def __len__(self):
         return len(self.opcodes)
@@ -56,26 +65,57 @@ class _Instr:
         return self.delay(delay)
 
     def delay(self, delay):
+        asm = self._asm
         if not 0 <= delay <= 31:
             raise PioAsmError("delay %d out of range 0..31" % delay)
-        if self._asm.final:
-            self._asm.opcodes[self._index] |= delay << 8
+        if asm.final:
+            if delay > asm.delay_max:
+                raise PioAsmError("delay %d too large: %d side-set bits leave 0..%d"
+                                  % (delay, asm.side_bits, asm.delay_max))
+            asm.opcodes[self._index] |= delay << 8
+        return self
+
+    def side(self, value):
+        asm = self._asm
+        asm.sides += 1
+        if asm.final:
+            if asm.sideset_count == 0:
+                raise PioAsmError("side(%d) without sideset_init" % value)
+            if not 0 <= value < 1 << asm.sideset_count:
+                raise PioAsmError("side-set value %d does not fit %d pin(s)" % (value, asm.sideset_count))
+            word = value << (13 - asm.side_bits)
+            if asm.sideset_opt:
+                word |= 1 << 12
+            asm.opcodes[self._index] |= word
         return self
 
 
 class _Assembler:
-    def __init__(self):
+    def __init__(self, sideset_count=0):
         self.labels = {}
         self.final = False
         self.opcodes = []
         self.wrap_target = None
         self.wrap = None
+        self.sideset_count = sideset_count
+        self.sideset_opt = False
+        self.side_bits = 0      # bits of the delay/side-set field the side-set takes
+        self.delay_max = 31
+        self.sides = 0          # .side() calls in this pass
 
     def start(self, final):
+        if final and self.sideset_count:
+            # the first pass counted the instructions and the .side() calls
+            self.sideset_opt = self.sides != len(self.opcodes)
+            self.side_bits = self.sideset_count + self.sideset_opt
+            if self.side_bits > 5:
+                raise PioAsmError("%d side-set bits: the field holds 5" % self.side_bits)
+            self.delay_max = 31 >> self.side_bits
         self.final = final
         self.opcodes = []
         self.wrap_target = None
         self.wrap = None
+        self.sides = 0
 
     # directives
     def d_label(self, name):
@@ -174,7 +214,7 @@ def assemble(func, **config):
     ``func`` keeps its own code and closure; only its globals are replaced, in a copy of
     the function, so the firmware module is left untouched.
     """
-    asm = _Assembler()
+    asm = _Assembler(_sideset_count(config.get("sideset_init")))
     runner = types.FunctionType(func.__code__, asm.names(), func.__name__, func.__defaults__,
                                 func.__closure__)
     for final in (False, True):
@@ -184,5 +224,15 @@ def assemble(func, **config):
         raise PioAsmError("%d instructions: a PIO block holds 32" % len(asm.opcodes))
     wrap_target = asm.wrap_target if asm.wrap_target is not None else 0
     wrap = asm.wrap if asm.wrap is not None else len(asm.opcodes) - 1
-    return Program(list(asm.opcodes), wrap_target, wrap, dict(asm.labels), dict(config))
+    return Program(list(asm.opcodes), wrap_target, wrap, dict(asm.labels), dict(config),
+                   asm.sideset_count, asm.sideset_opt)
+
+
+def _sideset_count(init):
+    """Side-set pins for an ``asm_pio`` ``sideset_init``: none, one value, or a tuple."""
+    if init is None:
+        return 0
+    if isinstance(init, int):
+        return 1
+    return len(init)
 

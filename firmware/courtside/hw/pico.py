@@ -22,6 +22,7 @@ import rp2
 from machine import PWM, WDT, Pin, mem32
 from micropython import const
 
+from courtside import ws2812code
 from courtside.capture import IrqCapture
 from courtside.clock import add, diff
 from courtside.ring import Ring
@@ -41,19 +42,10 @@ def watchdog_off():
     mem32[_watchdog_base() + _CLEAR_ALIAS] = _WDT_ENABLE
 
 
-# WS2812: 10 PIO cycles a bit at 8 MHz = 800 kbit/s. A 0 is 3 cycles high and 7 low
-# (375/875 ns), a 1 is 7 high and 3 low (875/375 ns), inside the WS2812B tolerances.
-@rp2.asm_pio(sideset_init=rp2.PIO.OUT_LOW, out_shiftdir=rp2.PIO.SHIFT_LEFT, autopull=True,
-             pull_thresh=24)
-def _ws2812():
-    wrap_target()
-    label("top")
-    out(x, 1).side(0)[2]           # 3 low: the tail of every bit
-    jmp(not_x, "zero").side(1)[2]  # 3 high: the head of every bit
-    jmp("top").side(1)[3]          # a 1 stays high 4 more
-    label("zero")
-    nop().side(0)[3]               # a 0 goes low 4 more
-    wrap()
+# WS2812 (courtside.ws2812code): 10 PIO cycles a bit at 8 MHz = 800 kbit/s. A 0 is 3
+# cycles high and 7 low (375/875 ns), a 1 is 7 high and 3 low (875/375 ns). (The stubs
+# type ``autopull`` as bool, which a dict of ints cannot show to mypy.)
+_ws2812 = rp2.asm_pio(**ws2812code.WS2812_CONFIG)(ws2812code.ws2812)  # type: ignore[arg-type]
 
 
 def _gpio_in():
@@ -70,7 +62,8 @@ class Pico:
         self._buzzer = PWM(Pin(pins.buzzer))
         self._buzzer.duty_u16(0)
         self._tone_until = None
-        self._sm = rp2.StateMachine(0, _ws2812, freq=8_000_000, sideset_base=Pin(pins.matrix_pin))
+        self._sm = rp2.StateMachine(0, _ws2812, freq=ws2812code.WS2812_FREQ,
+                                    sideset_base=Pin(pins.matrix_pin))
         self._sm.active(1)
         self._words = [0] * 64
         self._line = []
