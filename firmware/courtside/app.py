@@ -54,6 +54,8 @@ class App:
         self.mode = mode
         self.stage = None
         self.running = True
+        self._out = []        # debouncer output, reused on every pass
+        self._snap = [0, 0]   # one ring entry, reused
 
     # services for the stages ----------------------------------------------------------
 
@@ -140,20 +142,21 @@ class App:
         hw = self.hw
         now = self.now = hw.ticks_us()
         self.t = self.timeline.now(now)
-        out = []
-        snap = [0, 0]
+        out = self._out
+        snap = self._snap
         ring = hw.ring
         while ring.get(snap):
             self.debouncer.feed(snap[0], snap[1], out)
             if out:
                 self._edges(out)
-                out = []
+                del out[:]
         if ring.dropped != self.dropped:
             self.emit("overflow", dropped=ring.dropped, new=ring.dropped - self.dropped)
             self.dropped = ring.dropped
         self.debouncer.poll(now, out)
         if out:
             self._edges(out)
+            del out[:]
         self._long_press(now)
         soonest = _IDLE_MS
         for due in (self.stage.poll(now), self.lights.run(now), self.buzzer.step(now)):
@@ -169,7 +172,7 @@ class App:
         return soonest
 
     def _edges(self, out):
-        self._check_boxes(out)
+        self._check_boxes()
         for kind, button, stamp in out:
             if button == self.main_id:
                 self._main_edge(kind, stamp)
@@ -185,7 +188,7 @@ class App:
             elif kind == UNSTUCK:
                 self.emit("unstuck", p=box + 1, b=NAMES[k])
 
-    def _check_boxes(self, out):
+    def _check_boxes(self):
         """Three or more buttons of one box closed at once is a cable being plugged or a
         short, not a play: report it and ignore the box until all its buttons are open."""
         down = self.debouncer.down
@@ -203,9 +206,6 @@ class App:
                 withdraw = getattr(self.stage, "withdraw", None)
                 if withdraw:  # the presses that led up to it were the same glitch
                     withdraw(box, add(self.now, -_GLITCH_US))
-        if any(self.faulty):
-            out[:] = [e for e in out if e[1] == self.main_id or not self.faulty[e[1] // 4]
-                      or e[0] != PRESS]
 
     def _main_edge(self, kind, stamp):
         if kind == PRESS:
