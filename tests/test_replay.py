@@ -100,3 +100,34 @@ def test_replay_across_the_tick_wrap(tmp_path):
     narrow = rp.rejudge(events, {"tie_us": 100})
     assert [o["tie"] for o in narrow.contests[0].replayed["order"]] == [False, False, False]
     assert [o["p"] for o in narrow.contests[0].replayed["order"]] == [2, 1, 1]
+
+
+def _simulate(where, items):
+    script = where / "script.jsonl"
+    script.write_text("\n".join(json.dumps(item) for item in items) + "\n")
+    out = subprocess.run([sys.executable, str(ROOT / "firmware" / "simmain.py"), str(script)],
+                         capture_output=True, text=True, check=True, timeout=60)
+    return [json.loads(line) for line in out.stdout.splitlines()]
+
+
+def test_settings_changed_mid_game_and_withdrawn_presses_replay_as_the_board_judged():
+    """The worked example changes the tie window during play and has a box fault."""
+    run = subprocess.run([sys.executable, str(ROOT / "firmware" / "simmain.py"),
+                          str(ROOT / "tests" / "scripts" / "dodgeball_round.jsonl")],
+                         capture_output=True, text=True, check=True, timeout=60)
+    events = [json.loads(line) for line in run.stdout.splitlines()]
+    assert any(e["ev"] == "withdrawn" for e in events)
+    report = rp.rejudge(events)
+    assert report.contests and all(c.same for c in report.contests)
+    assert len(report.contests) == sum(e["ev"] == "verdict" for e in events)
+
+
+def test_a_long_pause_between_contests_does_not_confuse_the_replay(tmp_path):
+    """Twelve minutes apart, press stamps are more than half the tick circle apart."""
+    pause = 12 * 60 * 1_000_000
+    items = [{"t": 0, "cmd": "join 1"}, {"t": 0, "cmd": "join 2"}, {"t": 1000, "cmd": "start"},
+             {"t": 100_000, "p": 1, "b": "THROW"}, {"t": 100_600, "p": 2, "b": "CATCH"},
+             {"t": 100_000 + pause, "p": 2, "b": "THROW"}, {"t": 100_300 + pause, "p": 1, "b": "DODGE"}]
+    events = _simulate(tmp_path, items)
+    report = rp.rejudge(events)
+    assert len(report.contests) == 2 and all(c.same for c in report.contests)

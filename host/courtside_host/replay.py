@@ -91,6 +91,8 @@ def rejudge(events, overrides=None):
             for name in JUDGING:
                 if name in ev and name not in overrides:
                     settings[name] = ev[name]
+            if current is not None:  # changed mid-game: the board judged on with the new ones
+                current["presses"].append({"ev": "settings", "t": ev["t"], "settings": dict(settings)})
         elif kind == "start":
             current = None
             if ev.get("mode", "dodgeball") == "dodgeball":
@@ -103,6 +105,8 @@ def rejudge(events, overrides=None):
             continue
         elif kind == "press":
             current["presses"].append(ev)
+        elif kind == "withdrawn":  # part of a box fault: the board took it back
+            current["presses"] = [p for p in current["presses"] if p.get("n") != ev["n"]]
         elif kind == "verdict":
             current["verdicts"][ev["c"]] = ev
         elif kind == "tie":
@@ -126,9 +130,24 @@ def _replay_game(game, draw, number, report):
         for c in contests:
             judged.append(_verdict(c, arbiter.tie_us))
 
-    for ev in sorted(game["presses"], key=lambda e: e["n"]):
+    opened = None                  # log time (us since start) of the open contest's first press
+
+    def close_due(t):
+        # The board closes a contest when its window has passed, whatever comes next; the
+        # log's unwrapped times decide that here, so long pauses cannot wrap the ticks.
+        if arbiter.open is not None and t - opened >= arbiter.contest_us:
+            draw.contest = arbiter.open.number
+            collect(arbiter.close())
+
+    for ev in game["presses"]:     # in the order the board logged them
+        close_due(ev["t"])
+        if ev["ev"] == "settings":
+            arbiter.configure(ev["settings"])
+            continue
         draw.contest = arbiter.open.number if arbiter.open else None
         p = arbiter.press(ev["p"] - 1, NAMES.index(ev["b"]), wrap(ev["t"]))
+        if p.lag == 0 and arbiter.open.presses[0] is p:
+            opened = ev["t"]
         collect(arbiter.done)
         arbiter.done = []
         early[p.n] = (ev.get("early"), p.early)
