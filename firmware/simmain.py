@@ -46,12 +46,21 @@ def run_script(script_path, seed=1, t0=0, pins_path=None, changes=(), out=None):
     from courtside import settings as config
     from courtside.app import App
     from courtside.hw.sim import ScriptError, Sim, parse_script
+    pins_path = pins_path or _here() + "/../hardware/pinmap.json"
     try:
-        pins = pin_map.load(pins_path or _here() + "/../hardware/pinmap.json")
+        pins = pin_map.load(pins_path)
+    except (OSError, ValueError) as e:
+        return _fail("pin map %s: %s" % (pins_path, e))
+    try:
         settings = config.merged(config.DEFAULTS, config.parse(changes)) if changes else None
+    except ValueError as e:
+        return _fail(str(e))
+    try:
         with open(script_path) as f:
             script = parse_script(f.read().split("\n"), pins)
-    except (ScriptError, ValueError, OSError) as e:
+    except OSError as e:
+        return _fail("cannot read %s (%s)" % (script_path, e))
+    except ScriptError as e:
         return _fail(str(e))
     try:
         import asyncio

@@ -144,3 +144,12 @@ def test_the_courtside_command_runs_the_same_simulator():
     run = subprocess.run([str(Path(sys.executable).parent / "courtside"), "sim", "--script", ROUND],
                          capture_output=True, text=True, timeout=120, check=False)
     assert run.returncode == 0 and run.stdout == simulate(sys.executable, ROUND).stdout
+
+
+@pytest.mark.parametrize("runtime", ["cpython", "micropython"])
+def test_missing_files_are_named(runtime, micropython, tmp_path):
+    exe = sys.executable if runtime == "cpython" else micropython
+    run = simulate(exe, str(tmp_path / "nope.jsonl"))
+    assert run.returncode == 2 and "cannot read" in run.stderr and "nope.jsonl" in run.stderr
+    run = simulate(exe, ROUND, "--pins", str(tmp_path / "nopins.json"))
+    assert run.returncode == 2 and "pin map" in run.stderr and "nopins.json" in run.stderr
