@@ -26,6 +26,7 @@ class Board:
         self.dmas = []
         self.timers = []
         self.pins = {}
+        self.removed = []       # (PIO block, program) taken out of instruction memory
 
     # modules ------------------------------------------------------------------------
     def modules(self):
@@ -35,6 +36,15 @@ class Board:
         rp2.asm_pio = lambda **kw: (lambda f: assemble(f, **kw))
         rp2.StateMachine = lambda sm_id, program, **kw: board._machine(sm_id, program, kw)
         rp2.DMA = board._dma
+
+        class PIO:
+            def __init__(self, block):
+                self.block = block
+
+            def remove_program(self, program):
+                board.removed.append((self.block, program))
+
+        rp2.PIO = PIO
 
         machine = types.ModuleType("machine")
 
@@ -52,8 +62,8 @@ class Board:
         class Timer:
             PERIODIC, ONE_SHOT = 1, 0
 
-            def __init__(self, mode=None, period=None, callback=None, hard=None):
-                self.period, self.callback, self.hard, self.running = period, callback, hard, True
+            def __init__(self, mode=None, period=None, callback=None):
+                self.period, self.callback, self.running = period, callback, True
                 self.next_us = board.now_us + 1000 * period
                 board.timers.append(self)
 

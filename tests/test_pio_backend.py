@@ -75,7 +75,7 @@ def test_presses_reach_the_ring_stamped_to_the_microsecond(board_module, address
     assert dma.ctrl["treq_sel"] == 5 and dma.ctrl["ring_sel"] and dma.ctrl["ring_size"] == 13
     assert not dma.ctrl["inc_read"] and dma.ctrl["inc_write"] and dma.ctrl["size"] == 2
     assert all(board.pins[g] == (0, 2) for g in range(17))       # inputs with pull-ups
-    assert board.timers[0].period == 2 and board.timers[0].hard is False
+    assert board.timers[0].period == 2          # a soft timer: the only kind every rp2 version has
     board.advance(50_000)
     got = []
     pair = [0, 0]
@@ -93,6 +93,7 @@ def test_presses_reach_the_ring_stamped_to_the_microsecond(board_module, address
     assert flag.times >= 3 and ring.dropped == 0
     cap.stop()
     assert not sm.active() and dma.closed and not board.timers[0].running
+    assert board.removed == [(0, cap.program)]         # instruction memory given back
 
 
 def test_the_start_up_levels_are_not_reported_as_a_change(board_module):

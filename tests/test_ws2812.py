@@ -57,6 +57,8 @@ class _Rig:
     def __init__(self):
         self.assembled = []     # (function, config, program) for every asm_pio use
         self.machines = []
+        self.emergency = []     # sizes asked of alloc_emergency_exception_buf
+        self.sleeps = []        # time.sleep_us calls: the latch gap between frames
 
     def modules(self):
         rig = self
@@ -90,6 +92,9 @@ class _Rig:
             def put(self, word):
                 assert 0 <= word <= 0xFFFFFFFF
                 self.words.append(word)
+
+            def tx_fifo(self):
+                return 0        # the stand-in sends every word at once
 
         rp2.PIO = PIO
         rp2.asm_pio = asm_pio
@@ -125,7 +130,11 @@ class _Rig:
         machine.WDT = object
         machine.mem32 = {}
         machine.reset = lambda: None
-        return {"rp2": rp2, "machine": machine}
+
+        micropython = types.ModuleType("micropython")
+        micropython.const = lambda x: x
+        micropython.alloc_emergency_exception_buf = rig.emergency.append
+        return {"rp2": rp2, "machine": machine, "micropython": micropython}
 
 
 @pytest.fixture
@@ -137,6 +146,7 @@ def pico(monkeypatch):
     monkeypatch.delitem(sys.modules, "courtside.hw.pico", raising=False)
     monkeypatch.setattr(asyncio, "ThreadSafeFlag", lambda: None, raising=False)
     monkeypatch.setattr(time, "ticks_us", lambda: 0, raising=False)
+    monkeypatch.setattr(time, "sleep_us", rig.sleeps.append, raising=False)
     module = importlib.import_module("courtside.hw.pico")
     yield module, rig
     sys.modules.pop("courtside.hw.pico", None)

@@ -54,6 +54,7 @@ class App:
         self.mode = mode
         self.stage = None
         self.running = True
+        self.unsent = 0       # event lines the hardware could not send, as last reported
         self._out = []        # debouncer output, reused on every pass
         self._snap = [0, 0]   # one ring entry, reused
 
@@ -164,6 +165,11 @@ class App:
                 soonest = due
         if self.debouncer.busy() and soonest > _BUSY_MS:
             soonest = _BUSY_MS
+        unsent = getattr(hw, "unsent", 0)
+        if unsent != self.unsent:  # the laptop stopped reading for a while: say how long
+            lost = unsent - self.unsent
+            self.unsent = unsent
+            self.emit("unsent", lines=lost, total=unsent)
         line = hw.read_line()
         while line is not None:
             self.command(line)

@@ -18,6 +18,7 @@ import sys
 import time
 
 import machine
+import micropython
 import rp2
 from machine import PWM, WDT, Pin, mem32
 from micropython import const
@@ -31,6 +32,9 @@ _SIO_GPIO_IN = const(0xD0000004)
 _CLEAR_ALIAS = const(0x3000)       # write 1s here to clear bits of a peripheral register
 _WDT_ENABLE = const(0x40000000)    # WATCHDOG CTRL bit 30
 _WDT_TIMEOUT_MS = const(5000)
+# After a frame's last bit: 30 us for the last word to shift out, then the line held low
+# long enough for every WS2812B to latch (>= 280 us for the newer parts), with margin.
+_LATCH_US = const(400)
 
 
 def _watchdog_base():
@@ -54,6 +58,7 @@ def _gpio_in():
 
 class Pico:
     def __init__(self, pins, settings, ring_size=256):
+        micropython.alloc_emergency_exception_buf(100)   # so a failing handler can say why
         self.pins = pins
         self.ring = Ring(ring_size)
         self.flag = asyncio.ThreadSafeFlag()
@@ -69,28 +74,38 @@ class Pico:
         self._line = []
         self._poll = None
         self._wdt = None
+        self._sent = None       # tick when the last matrix frame was queued
+        self.unsent = 0         # event lines dropped because the laptop was not reading
+        self._out = None
         self.capture = None
         if settings.get("capture") == "pio":
-            from courtside.hw.pio_capture import PioCapture
-            try:
-                self.capture = PioCapture(self.ring, pins, self.flag)
-            except ValueError as e:  # buttons not on one run of pins: the IRQ backend works
-                print('{"ev":"error","t":0,"line":"","msg":"pio capture unavailable: %s"}' % e)
+            self._start_pio(pins)
         if self.capture is None:
             bits = {}
             for pin, gpio in zip(self._buttons, pins.button_gpio):
                 bits[pin] = 1 << gpio
             self.capture = IrqCapture(self.ring, _gpio_in, time.ticks_us, pins.button_mask, self.flag,
                                       bits, Pin.IRQ_FALLING)
-        self._start_capture()
-
-    def _start_capture(self):
-        if self.capture.name == "irq":
             trigger = Pin.IRQ_FALLING | Pin.IRQ_RISING
             for pin in self._buttons:
                 pin.irq(self.capture.irq, trigger, hard=True)
-        else:
-            self.capture.start()
+
+    def _start_pio(self, pins):
+        """The PIO backend if it can run here; otherwise say why and leave the IRQ one."""
+        capture = None
+        try:
+            from courtside.hw.pio_capture import PioCapture
+            capture = PioCapture(self.ring, pins, self.flag)
+            capture.start()
+            self.capture = capture
+        except Exception as e:  # noqa: BLE001 - a map it cannot sample, no DMA channel, ...
+            if capture is not None:
+                try:
+                    capture.stop()
+                except Exception:  # noqa: BLE001 - it may have failed half way up
+                    pass
+            print('{"ev":"error","t":0,"line":"","msg":"pio capture unavailable, using irq: %s"}'
+                  % repr(e).replace('"', "'"))
 
     def ticks_us(self):
         return time.ticks_us()
@@ -121,8 +136,21 @@ class Pico:
             j = 3 * i
             r, g, b = frame[j], frame[j + 1], frame[j + 2]
             words[8 * y + x] = ((g << 16 | r << 8 | b) if grb else (r << 16 | g << 8 | b)) << 8
+        self._latch()
         for w in words:   # blocks on a full FIFO for ~2 ms a frame, interrupts stay on
             self._sm.put(w)
+        self._sent = time.ticks_us()
+
+    def _latch(self):
+        """Wait until the previous frame has left the FIFO and the line has been low long
+        enough for the LEDs to latch it, so two frames never run together."""
+        if self._sent is None:
+            return
+        while self._sm.tx_fifo():
+            pass
+        left = _LATCH_US - diff(time.ticks_us(), self._sent)
+        if left > 0:
+            time.sleep_us(left)
 
     def led(self, box, on):
         self._leds[box].value(1 if on else 0)
@@ -161,8 +189,19 @@ class Pico:
         return None
 
     def write_line(self, text):
-        sys.stdout.write(text)
-        sys.stdout.write("\n")
+        # A laptop that holds the port open but stops reading would make each write wait
+        # for USB (up to 500 ms): drop the line instead, and count it, so the loop and
+        # the watchdog keep going. The app reports the count when lines flow again.
+        if self._out is None:
+            import select
+            self._out = select.poll()
+            self._out.register(sys.stdout, select.POLLOUT)
+        if not self._out.poll(0):
+            self.unsent += 1
+            return
+        sys.stdout.write(text + "\n")
+        if self._wdt is not None:
+            self._wdt.feed()
 
     def random_bytes(self, n):
         return os.urandom(n)
@@ -179,6 +218,7 @@ class Pico:
         else:
             self.capture.stop()
         self.show(bytearray(192))
+        self._latch()         # the dark frame must reach the last pixel before we stop
         self._sm.active(0)
         self._buzzer.duty_u16(0)
         for led in self._leds:
@@ -187,7 +227,9 @@ class Pico:
 
 def main_held(pins):
     """Safe-mode check at power-up, before anything else is set up."""
-    return not Pin(pins.button_gpio[pins.main_id], Pin.IN, Pin.PULL_UP).value()
+    pin = Pin(pins.button_gpio[pins.main_id], Pin.IN, Pin.PULL_UP)
+    time.sleep_ms(2)      # let the pull-up charge the cable before reading it
+    return not pin.value()
 
 
 def reset():

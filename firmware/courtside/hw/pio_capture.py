@@ -113,8 +113,9 @@ class PioCapture:
         self.stamper.start(add(t0, half))
         if self.poll_ms:
             # a soft timer: the callback is scheduled, so the drain may allocate if it must
+            # (soft is the default, and rp2 before MicroPython 1.26 takes no ``hard`` argument)
             self._timer = machine.Timer(mode=machine.Timer.PERIODIC, period=self.poll_ms,
-                                        callback=self._poll, hard=False)
+                                        callback=self._poll)
 
     def _poll(self, _timer):
         self.drain()
@@ -140,6 +141,9 @@ class PioCapture:
             self._timer = None
         if self._sm is not None:
             self._sm.active(0)
+            # Free the 21 instructions, so a later start (or another Pico layer built in
+            # the same session) fits the 32-word instruction memory again.
+            rp2.PIO(self.sm_id // 4).remove_program(self.program)
         self.drain()
         if self._dma is not None:
             self._dma.active(0)
