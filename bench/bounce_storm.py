@@ -60,7 +60,6 @@ def storm(rng, gap_us, rounds, ring_size, loop_us, t0):
     """Returns (pairs judged right, pairs, presses lost, snapshots dropped)."""
     source = rng.source
     right = pairs = lost = 0
-    dropped = 0
     now = [0]
     level = [ALL_OPEN]
     ring = Ring(ring_size)
@@ -131,8 +130,7 @@ def storm(rng, gap_us, rounds, ring_size, loop_us, t0):
                     ok = pa.rank < pc.rank and not (pa.tie and pc.tie and pa.rank == pc.rank)
                 right += ok
         start = end + 1000
-    dropped = ring.dropped
-    return right, pairs, lost, dropped
+    return right, pairs, lost, ring.dropped
 
 
 def drain(ring, debounce, arbiter, snap, out, now):

@@ -18,6 +18,7 @@ command. Lines starting with ``#`` are comments.
 
 import json
 import sys
+import time
 
 from courtside import clock
 from courtside.fair import seeded
@@ -43,12 +44,8 @@ class Capture:
 
 
 def _monotonic_us():
-    try:
-        import time
-        return time.ticks_us()
-    except AttributeError:  # CPython
-        import time
-        return time.monotonic_ns() // 1000
+    ticks = getattr(time, "ticks_us", None)   # MicroPython; CPython has monotonic_ns
+    return ticks() if ticks else time.monotonic_ns() // 1000
 
 
 def parse_script(lines, pins):
