@@ -4,6 +4,10 @@
 try:
     from courtside import start
 except Exception as e:  # noqa: BLE001 - anything at all must leave a usable REPL
-    print('{"ev":"error","t":0,"msg":"courtside cannot load: %s","line":""}' % repr(e).replace('"', "'"))
+    try:
+        from courtside.events import line
+        print(line("error", 0, {"msg": "courtside cannot load: %r" % e, "line": ""}))
+    except Exception:  # noqa: BLE001 - not even the event module: say it in plain words
+        print("courtside cannot load: %r" % e)
 else:
     start.main()

@@ -1,6 +1,8 @@
-"""Shared pytest fixtures: where things are, and the MicroPython unix-port interpreter."""
+"""Shared fixtures and helpers: where things are, the MicroPython unix-port interpreter,
+and the headless simulator on either runtime."""
 
 import os
+import subprocess
 import sys
 from pathlib import Path
 
@@ -24,3 +26,14 @@ def firmware_env():
     env = dict(os.environ)
     env["MICROPYPATH"] = str(FIRMWARE) + ":.frozen"
     return env
+
+
+def simulate(exe, *args, check=True, timeout=120, stdin=None):
+    """Run the headless simulator (``courtside_sim.headless``) with ``args`` on ``exe``,
+    CPython's or MicroPython's interpreter; returns the finished process."""
+    env = dict(os.environ, PYTHONPATH=str(FIRMWARE), MICROPYPATH=str(FIRMWARE) + ":.frozen")
+    run = subprocess.run([exe, "-m", "courtside_sim.headless", *map(str, args)], capture_output=True,
+                         text=True, timeout=timeout, check=False, env=env, input=stdin)
+    if check:
+        assert run.returncode == 0, run.stderr[-2000:]
+    return run

@@ -9,7 +9,8 @@ from pathlib import Path
 from conftest import ROOT
 from courtside import bringup, pinmap, power, tones
 from courtside.clock import wrap
-from courtside.hw.sim import Sim, parse_script
+from courtside_sim.board import SimBoard
+from courtside_sim.script import from_lines
 from courtside.ring import Ring
 
 PINS = pinmap.load(str(ROOT / "hardware" / "pinmap.json"))
@@ -201,7 +202,7 @@ def _sim_script(pins, start_s):
 
 def test_runs_on_the_simulated_hardware_layer():
     out = []
-    sim = Sim(PINS, script=parse_script(_sim_script(PINS, 3), PINS), out=out.append)
+    sim = SimBoard(PINS, script=from_lines(_sim_script(PINS, 3), PINS), out=out.append)
     result = asyncio.run(bringup.run(sim, **FAST))
     assert result == {"missing": [], "stuck": [], "done": True}
     assert out[-1] == "bring-up done: all 17 buttons work"
@@ -212,10 +213,11 @@ MP_SCRIPT = """
 import json, sys
 import asyncio
 from courtside import bringup, pinmap
-from courtside.hw.sim import Sim, parse_script
+from courtside_sim.board import SimBoard
+from courtside_sim.script import from_lines
 pins = pinmap.load(sys.argv[1])
 out = []
-sim = Sim(pins, script=parse_script(sys.stdin.read().splitlines(), pins), out=out.append)
+sim = SimBoard(pins, script=from_lines(sys.stdin.read().splitlines(), pins), out=out.append)
 result = asyncio.run(bringup.run(sim, pixel_ms=1, fill_ms=5, led_ms=5, buttons_s=3))
 print(json.dumps({"result": result, "lines": out}))
 """

@@ -1,16 +1,14 @@
-"""The Deathball modes as the app drives them: the die alone and the referee.
+"""The Deathball modes as players meet them: the die alone and the referee.
 
-Only the app's services are stand-ins (tests/deathball_fakes.py); the modes, engine, die
-and drawing are the firmware's own. The clock is moved by exactly what ``poll`` asks for,
-so nothing here waits in real time.
+Everything is the firmware's own: the core, its debouncer, the modes, the engine, the die
+and the drawing, driven through the core's one entry point by ``tests/corerig.py``. The
+clock is moved by exactly what the core asks for, so nothing here waits in real time.
 """
 
-from courtside import clock
+from corerig import Rig
 from courtside.deathball import engine, view
-from courtside.deathball.modes import DieMode, RefereeMode
 from courtside.deathball.notation import square_of
 from courtside.fair import Fair, seeded
-from deathball_fakes import FakeApp
 
 UP, DOWN, LEFT, RIGHT = range(4)
 
@@ -23,102 +21,91 @@ def pixel(frame, x, y):
 # -- the die alone -----------------------------------------------------------------------
 
 def test_die_rolls_tumbles_then_face_then_wall_arrow():
-    app = FakeApp()
-    die = DieMode(app)
-    die.start()
-    assert die.command(["dice", "4"]) is None
-    die.main(app.now)
+    app = Rig("die")
+    assert app.cmd("dice 4") is None
+    app.clear()
+    app.main()
     assert app.events[-1] == ("roll", {"purpose": "die", "face": 4, "forced": True})
-    shown = len(app.frames)
-    spent = app.settle(die)
-    frames = app.frames[shown:]
-    assert all(a != b for a, b in zip(frames, frames[1:]))  # never the same picture twice
+    faces = app.stage.roll.faces
+    assert all(a != b for a, b in zip(faces, faces[1:]))  # never the same face twice running
+    spent = app.settle()
+    frames = app.frames
     want_face = bytearray(192)
     view.face(want_face, 4, (160, 160, 160))
     want_arrow = bytearray(192)
     view.wall_arrow(want_arrow, 4)
-    assert frames[-2] == bytes(want_face) and frames[-1] == bytes(want_arrow)
+    assert frames[-2] == app.shown(want_face) and frames[-1] == app.shown(want_arrow)
     assert len(frames) >= 8 and 2000 < spent < 5000
     assert app.tones.count("tick") == len(frames) - 2
 
 
 def test_die_corner_template_on_request():
-    app = FakeApp()
-    die = DieMode(app)
-    die.start()
-    die.command(["die", "corner"])
-    die.command(["dice", "5"])
-    die.main(app.now)
-    app.settle(die)
+    app = Rig("die")
+    app.cmd("die corner")
+    app.cmd("dice 5")
+    app.main()
+    app.settle()
     want = bytearray(192)
     view.corner_arrow(want, 5)
-    assert app.frames[-1] == bytes(want)
+    assert app.frames[-1] == app.shown(want)
 
 
 def test_die_is_not_rolled_again_while_tumbling_and_boxes_do_not_block():
-    app = FakeApp()
-    die = DieMode(app)
-    die.start()
-    die.main(app.now)
-    die.press(2, UP, app.now)  # a box press mid-roll returns at once and changes nothing
-    die.main(app.now)
-    assert [k for k, _ in app.events].count("roll") == 1
+    app = Rig("die")
+    app.main()
+    app.press(2, UP)  # a box press mid-roll returns at once and changes nothing
+    app.main()
+    assert app.kinds().count("roll") == 1
 
 
 def test_die_forced_faces_in_order_then_fair():
-    app = FakeApp()
-    die = DieMode(app)
-    die.start()
-    die.command(["dice", "3", "5", "1"])
+    app = Rig("die")
+    app.cmd("dice 3 5 1")
     faces = []
     for _ in range(4):
-        die.main(app.now)
-        app.settle(die)
+        app.main()
+        app.settle()
         faces.append(app.events[-1][1]["face"])
         assert app.events[-1][1]["forced"] == (len(faces) <= 3)
     assert faces[:3] == [3, 5, 1]
 
 
 def test_die_command_errors_change_nothing():
-    app = FakeApp()
-    die = DieMode(app)
-    die.start()
-    assert die.command(["dice", "7"]) and die.command(["dice"]) and die.command(["dice", "x"])
-    assert die.command(["die", "sideways"]) and die.command(["fly"])
-    assert die.dice.queue == [] and not die.corner and app.events == []
+    app = Rig("die")
+    assert app.cmd("dice 7") and app.cmd("dice") and app.cmd("dice x")
+    assert app.cmd("die sideways") and app.cmd("fly")
+    assert app.stage.dice.queue == [] and not app.stage.corner and app.events == []
 
 
 # -- the referee --------------------------------------------------------------------------
 
 def new_referee(players=(0, 1, 2, 3), seed=1, dice=()):
-    app = FakeApp(players, seed)
-    ref = RefereeMode(app)
-    ref.start()
+    app = Rig("referee", players, seed)
     if dice:
-        ref.command(["dice"] + [str(d) for d in dice])
-    return app, ref
+        assert app.cmd("dice " + " ".join(str(d) for d in dice)) is None
+    return app, app.stage
 
 
 def test_referee_initiative_on_roll_then_setup_with_the_cursor():
     app, ref = new_referee(dice=(2, 6, 3, 1))
     assert not any(app.leds.values())
-    ref.main(app.now)
+    app.main()
     assert ("order", {"order": [2, 3, 4, 1]}) in app.events
-    app.settle(ref)  # the initiative bars
+    app.settle()  # the initiative bars
     g = ref.game
     assert g.phase == engine.SETUP and g.turn == 1
     assert app.leds == {0: False, 1: True, 2: False, 3: False}
-    ref.press(1, RIGHT, app.now)
-    ref.press(1, RIGHT, app.now)
-    ref.press(1, UP, app.now)     # c1 d1 [e1]: placed on e1
+    app.press(1, RIGHT)
+    app.press(1, RIGHT)
+    app.press(1, UP)     # c1 d1 [e1]: placed on e1
     assert g.where[1] == square_of("e1")
-    ref.press(0, UP, app.now)     # not player 1's turn yet: refused
+    app.press(0, UP)     # not player 1's turn yet: refused
     assert app.tones[-1] == "refuse" and 0 not in g.where
-    ref.press(2, LEFT, app.now)   # wraps to the last free square, f1
-    ref.press(2, DOWN, app.now)
+    app.press(2, LEFT)   # wraps to the last free square, f1
+    app.press(2, DOWN)
     assert g.where[2] == square_of("f1")
-    ref.press(3, UP, app.now)
-    ref.press(0, UP, app.now)
+    app.press(3, UP)
+    app.press(0, UP)
     assert g.phase == engine.PLAY and g.turn == 1
     assert app.leds == {0: False, 1: True, 2: False, 3: False}
     assert pixel(app.frames[-1], 4, 7) in (view.PLAYER_COLOURS[1], view.dim(view.PLAYER_COLOURS[1]))
@@ -126,28 +113,28 @@ def test_referee_initiative_on_roll_then_setup_with_the_cursor():
 
 def test_ties_for_initiative_roll_again():
     app, ref = new_referee(dice=(5, 5, 1, 2, 4, 6))
-    ref.main(app.now)
+    app.main()
     assert ("initiative", {"tied": [1, 2], "face": 5}) in app.events
     assert ref.game.order == [1, 2, 3, 0]
 
 
 def playing(position, players=(0, 1, 2, 3), dice=()):
     app, ref = new_referee(players, dice=dice)
-    assert ref.command(["position"] + position.split()) is None
-    app.settle(ref)
-    return app, ref
+    assert app.cmd("position " + position) is None
+    app.settle()
+    return app, app.stage
 
 
 def test_two_arrows_move_and_the_opposite_arrow_undoes():
     app, ref = playing("1@d4 2@a1 3@h1 4@h8 *b8n *g8n r0 t1")
-    ref.press(0, UP, app.now)
+    app.press(0, UP)
     assert ref.pending == UP and app.tones[-1] == "tick"
     assert pixel(app.frames[-1], 3, 3) == view.dim(view.PLAYER_COLOURS[0], 2)  # d5 shown dim
-    ref.press(0, DOWN, app.now)
+    app.press(0, DOWN)
     assert ref.pending is None and app.events[-1] == ("undo", {"p": 1, "arrows": ["up"]})
     assert ref.game.where[0] == square_of("d4")
-    ref.press(0, RIGHT, app.now)
-    ref.press(0, UP, app.now)
+    app.press(0, RIGHT)
+    app.press(0, UP)
     assert ref.game.where[0] == square_of("e5") and ref.game.turn == 1
     assert app.leds[1] and not app.leds[0]
 
@@ -155,58 +142,58 @@ def test_two_arrows_move_and_the_opposite_arrow_undoes():
 def test_an_illegal_first_arrow_is_refused_at_once():
     app, ref = playing("1@d6 2@d7 3@d8 4@h1 *b8n *g8n r0 t1")
     before = ref.game.position()
-    ref.press(0, UP, app.now)       # would push player 3 off the far edge
+    app.press(0, UP)       # would push player 3 off the far edge
     assert app.tones[-1] == "refuse" and ref.pending is None
     assert app.events[-1] == ("refuse", {"p": 1, "reason": "no legal move starts that way",
                                          "arrows": ["up"]})
     assert ref.game.position() == before
-    ref.press(0, LEFT, app.now)     # c6 is free: accepted
-    ref.press(0, UP, app.now)
+    app.press(0, LEFT)     # c6 is free: accepted
+    app.press(0, UP)
     assert ref.game.where[0] == square_of("c7")
 
 
 def test_an_illegal_second_arrow_is_refused_and_changes_nothing():
     app, ref = playing("1@a2 2@a1 3@h1 4@h8 *b8n *g8n r0 t1")
-    ref.press(0, UP, app.now)
+    app.press(0, UP)
     before = ref.game.position()
     count = len(app.events)
-    ref.press(0, LEFT, app.now)     # a3, then off the board to the left
+    app.press(0, LEFT)     # a3, then off the board to the left
     assert app.tones[-1] == "refuse" and ref.game.position() == before
     assert app.events[count:] == [("refuse", {"p": 1, "reason": "off the board",
                                               "arrows": ["up", "left"]})]
     assert ref.pending == UP        # the first arrow stands; another second arrow may follow
-    ref.press(0, RIGHT, app.now)
+    app.press(0, RIGHT)
     assert ref.game.where[0] == square_of("b3")
 
 
 def test_presses_out_of_turn_are_refused():
     app, ref = playing("1@d4 2@a1 3@h1 4@h8 *b8n *g8n r0 t1")
-    ref.press(2, UP, app.now)
+    app.press(2, UP)
     assert app.events[-1] == ("refuse", {"p": 3, "reason": "not your turn", "arrows": None})
     assert ref.game.where[2] == square_of("h1")
 
 
-def round_of_moves(app, ref, moves):
+def round_of_moves(app, moves):
     for box, a, b in moves:
-        ref.press(box, a, app.now)
-        ref.press(box, b, app.now)
+        app.press(box, a)
+        app.press(box, b)
 
 
 def test_the_deathballs_run_is_shown_step_by_step_with_each_bounce():
     app, ref = playing("1@d1 2@e1 *b8n *g8n r0 t1", players=(0, 1), dice=(3, 5))
     shown = len(app.frames)
-    round_of_moves(app, ref, [(0, UP, UP), (1, UP, UP)])
+    round_of_moves(app, [(0, UP, UP), (1, UP, UP)])
     assert ref.queue and not any(app.leds.values())   # the run is being shown
-    ref.press(0, UP, app.now)
+    app.press(0, UP)
     assert app.events[-1][1]["reason"] == "wait for the deathballs"
-    spent = app.settle(ref)
+    spent = app.settle()
     frames = app.frames[shown:]
     face3 = bytearray(192)
     view.face(face3, 3, view.BALL_COLOURS[0])
     face5 = bytearray(192)
     view.face(face5, 5, view.BALL_COLOURS[1])
-    assert bytes(face3) in frames and bytes(face5) in frames
-    assert frames.index(bytes(face3)) < frames.index(bytes(face5))
+    assert app.shown(face3) in frames and app.shown(face5) in frames
+    assert frames.index(app.shown(face3)) < frames.index(app.shown(face5))
     assert spent > 6 * 200  # six steps, each held on the matrix
     assert app.leds[0] and ref.game.turn == 0
     last = app.frames[-1]
@@ -216,20 +203,21 @@ def test_the_deathballs_run_is_shown_step_by_step_with_each_bounce():
 
 def test_roll_during_the_run_shows_the_end_at_once():
     app, ref = playing("1@d1 2@e1 *b8n *g8n r0 t1", players=(0, 1), dice=(3, 3))
-    round_of_moves(app, ref, [(0, UP, UP), (1, UP, UP)])
-    ref.main(app.now)
-    assert not ref.queue and ref.roll is None and app.settle(ref) == 0
+    round_of_moves(app, [(0, UP, UP), (1, UP, UP)])
+    app.main()
+    ref = app.stage
+    assert not ref.queue and ref.roll is None and app.settle() == 0
     assert ref.shown.balls == ref.game.balls and app.leds[0]
 
 
 def test_the_winner_is_shown_and_roll_starts_a_new_game():
     app, ref = playing("1@b5 2@b6 *b7n *g8n r0 t1", players=(0, 1))
-    round_of_moves(app, ref, [(0, UP, UP)])
-    app.settle(ref)
+    round_of_moves(app, [(0, UP, UP)])
+    app.settle()
     assert ref.game.phase == engine.OVER and ref.game.winner == 0
     assert "win" in app.tones and "death" in app.tones
-    assert app.leds == {0: True, 1: False}
-    ref.main(app.now)
+    assert (app.leds[0], app.leds[1]) == (True, False)
+    app.main()
     assert ref.game.phase == engine.INITIATIVE and app.events[-1][0] == "referee"
 
 
@@ -237,31 +225,31 @@ def test_commands_position_move_state_and_errors():
     app, ref = playing("1@d4 2@a1 3@h1 4@h8 *b8n *g8n r0 t1")
     before = ref.game.position()
     count = len(app.events)
-    for bad in (["position", "1@d4", "2@d4", "*b8n", "*g8n"], ["position", "1@z9"],
-                ["move", "2", "up", "up"], ["move", "1", "up", "down"], ["move", "1", "up", "sideways"],
-                ["setup", "1", "c1"], ["dice", "0"], ["teleport"]):
-        assert isinstance(ref.command(bad), str), bad
+    for bad in ("position 1@d4 2@d4 *b8n *g8n", "position 1@z9", "move 2 up up", "move 1 up down",
+                "move 1 up sideways", "setup 1 c1", "setup x c1", "move -1 up up", "dice 0",
+                "teleport"):
+        assert isinstance(app.cmd(bad), str), bad
     assert ref.game.position() == before and len(app.events) == count
-    assert ref.command(["move", "1", "right", "up"]) is None
+    assert app.cmd("move 1 right up") is None
     assert ref.game.where[0] == square_of("e5")
-    assert ref.command(["state"]) is None
+    assert app.cmd("state") is None
     assert app.events[-1] == ("position", {"text": "1@e5 2@a1 3@h1 4@h8 *b8n *g8n r0 t2",
                                            "phase": "play"})
 
 
 def script(seed):
     app, ref = new_referee(seed=seed)
-    ref.main(app.now)
-    app.settle(ref)
+    app.main()
+    app.settle()
     g = ref.game
     while g.phase == engine.SETUP:
-        ref.press(g.turn, UP, app.now)
+        app.press(g.turn, UP)
     pick = 0
     while g.phase == engine.PLAY and pick < 400:
         legal = g.legal_moves(g.turn)
         a, b = legal[pick % len(legal)]
-        round_of_moves(app, ref, [(g.turn, a, b)])
-        app.settle(ref)
+        round_of_moves(app, [(g.turn, a, b)])
+        app.settle()
         pick += 7
     return app.events
 
@@ -275,13 +263,13 @@ def test_the_same_script_and_seed_give_the_same_stream():
 
 def test_presses_while_the_initiative_bars_show_are_refused():
     app, ref = new_referee(dice=(2, 6, 3, 1))
-    ref.press(0, UP, app.now)
+    app.press(0, UP)
     assert app.events[-1][1]["reason"] == "no move now"
-    ref.main(app.now)
-    ref.press(1, UP, app.now)   # Player One, but the bars are still up
+    app.main()
+    app.press(1, UP)   # Player One, but the bars are still up
     assert app.events[-1][1]["reason"] == "wait for the rolls" and 1 not in ref.game.where
-    app.settle(ref)
-    ref.press(1, UP, app.now)
+    app.settle()
+    app.press(1, UP)
     assert ref.game.where[1] == square_of("c1")
 
 
@@ -298,17 +286,17 @@ def test_any_button_mashing_keeps_the_referee_sound():
             before = ref.game.position()
             count = len(app.events)
             if what == 0:
-                ref.main(app.now)
+                app.main()
+                ref = app.stage   # ROLL after the end starts a new game
             elif what < 4:
-                app.settle(ref) if what == 1 else ref.poll(app.now)
-                app.now = clock.add(app.now, 1000 * mash.below(400))
+                app.settle() if what == 1 else app.advance(mash.below(400))
             else:
-                ref.press(mash.below(4), mash.below(4), app.now)
+                app.press(mash.below(4), mash.below(4))
                 if app.events[count:] and app.events[-1][0] == "refuse":
                     assert ref.game.position() == before
             if ref.game.phase == engine.OVER:
                 break
-        app.settle(ref)
+        app.settle()
         g = ref.game
         phases.append(g.phase)
         if g.phase in (engine.PLAY, engine.OVER):

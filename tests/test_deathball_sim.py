@@ -11,19 +11,16 @@ import subprocess
 import sys
 
 import pytest
-from conftest import FIRMWARE, ROOT
+from conftest import ROOT
+from conftest import simulate as run_headless
 from courtside.deathball.track import Shown
 
-SIMMAIN = str(FIRMWARE / "simmain.py")
 GAME = str(ROOT / "tests" / "scripts" / "deathball_game.jsonl")
 NEAR_WRAP = (1 << 30) - 20_000_000   # the tick counter wraps 20 s into the game
 
 
 def simulate(exe, *args):
-    run = subprocess.run([exe, SIMMAIN, *args, GAME], capture_output=True, text=True,
-                         timeout=120, check=False)
-    assert run.returncode == 0, run.stderr[-2000:]
-    return run.stdout
+    return run_headless(exe, *args, GAME).stdout
 
 
 @pytest.fixture(scope="module")

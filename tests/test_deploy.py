@@ -41,9 +41,10 @@ def test_first_deploy_puts_compiled_firmware_and_answers_ping(pico):
     assert result.pong["fw"] == dep.local_version()
     files = board_files(pico.flash)
     assert {"main.py", "boot.py", "pinmap.json", "courtside/__init__.mpy",
-            "courtside/app.mpy", "courtside/hw/sim.mpy"} <= set(files)
+            "courtside/core.mpy", "courtside/hw/pico.mpy"} <= set(files)
+    assert not [p for p in files if p.startswith("courtside_sim")]   # the simulator stays home
     assert not [p for p in files if p.startswith("courtside/") and p.endswith(".py")]
-    assert (pico.flash / "courtside" / "app.mpy").read_bytes()[:2] == b"M\x06"
+    assert (pico.flash / "courtside" / "core.mpy").read_bytes()[:2] == b"M\x06"
     assert (pico.flash / "main.py").read_bytes() == (ROOT / "firmware" / "main.py").read_bytes()
     assert sorted(result.sent) == sorted(files)
 
@@ -140,7 +141,7 @@ def cut_off_deploy(pico, firmware):
     proc.wait()
     assert part.exists(), "the deploy was not cut off half way"
     assert (pico.flash / "courtside" / "aa_padding.mpy").read_bytes() == b"M\x06 old"
-    assert (pico.flash / "courtside" / "app.mpy").read_bytes() == b"M\x06 old"
+    assert (pico.flash / "courtside" / "core.mpy").read_bytes() == b"M\x06 old"
     assert not (pico.flash / "main.py").exists()        # parked: nothing imports half a tree
     assert (pico.flash / "main.py.part").exists()
 

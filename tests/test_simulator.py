@@ -10,17 +10,15 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import FIRMWARE, ROOT
+from conftest import ROOT
+from conftest import simulate as run_headless
 
-SIMMAIN = str(FIRMWARE / "simmain.py")
 ROUND = str(ROOT / "tests" / "scripts" / "dodgeball_round.jsonl")
 NEAR_WRAP = (1 << 30) - 3_000_000   # the tick counter wraps 3 s into the script
 
 
 def simulate(exe, script, *args):
-    run = subprocess.run([exe, SIMMAIN, *args, script], capture_output=True, text=True, timeout=120,
-                         check=False)
-    return run
+    return run_headless(exe, *args, script, check=False)
 
 
 @pytest.fixture(scope="module")

@@ -1,7 +1,8 @@
-"""Start-up on a board: safe mode, a bad pin map, bad settings.
+"""Start-up on a board: safe mode, a bad pin map, bad settings, a broken Pico layer.
 
-``courtside.start`` picks the Pico hardware layer when ``courtside.hw.pico`` imports. Here
-a stand-in for that module (this machine has no Pico) records what start-up asks of it."""
+``courtside.start`` picks the Pico hardware layer when it runs on a board
+(``sys.platform`` is ``rp2``). Here the tests say it is on one, and a stand-in for
+``courtside.hw.pico`` (this machine has no Pico) records what start-up asks of it."""
 
 import json
 import sys
@@ -31,6 +32,7 @@ def board(monkeypatch):
     monkeypatch.setitem(sys.modules, "courtside.hw.pico", fake)
     import courtside.hw
     monkeypatch.setattr(courtside.hw, "pico", fake, raising=False)
+    monkeypatch.setattr(start, "ON_BOARD", True)
     return fake
 
 
@@ -68,3 +70,17 @@ def test_bad_settings_are_reported_and_the_defaults_used(board, tmp_path, capsys
         start.main(PINMAP, str(saved))
     assert "settings ignored" in capsys.readouterr().out
     assert board.calls[-1] == ("Pico", 1000)
+
+
+def test_on_a_board_a_broken_pico_layer_is_an_error_not_a_simulator(board, monkeypatch, tmp_path,
+                                                                   capsys):
+    """A half-deployed or incompatible board says why and leaves the REPL free; it never
+    falls back to the simulated board, which would wait for commands on the USB port."""
+    import courtside_sim.board
+    monkeypatch.setattr(courtside_sim.board, "SimBoard", lambda *a, **k: pytest.fail("simulator"))
+    monkeypatch.setitem(sys.modules, "courtside.hw.pico", None)   # the import fails
+    monkeypatch.delattr("courtside.hw.pico", raising=False)
+    assert start.main(PINMAP, str(tmp_path / "settings.json")) is None
+    line = json.loads(capsys.readouterr().out.strip())
+    assert line["ev"] == "error" and "Pico layer" in line["msg"] and "courtside deploy" in line["msg"]
+    assert board.calls == []

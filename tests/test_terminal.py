@@ -13,7 +13,8 @@ from courtside_host import sim
 
 
 def make_terminal():
-    args = argparse.Namespace(pins=str(ROOT / "hardware" / "pinmap.json"), set=[], mode="dodgeball")
+    args = argparse.Namespace(pins=str(ROOT / "hardware" / "pinmap.json"), set=[], mode="dodgeball",
+                              busy_ms=0)
     return sim.Terminal(args)
 
 
@@ -21,9 +22,7 @@ def test_presses_from_the_keyboard_reach_the_firmware_and_the_screen():
     term = make_terminal()
 
     async def play():
-        from courtside.app import App
-        term.app = App(term.sim, term.settings, mode=term.mode)
-        task = asyncio.create_task(term.app.run())
+        task = asyncio.create_task(term.firmware())
         for key in ("1", "q"):                      # box 1 and box 2 join
             box, k = sim.KEYS[key]
             term.sim.inject(4 * box + k, True)
@@ -36,9 +35,9 @@ def test_presses_from_the_keyboard_reach_the_firmware_and_the_screen():
         await asyncio.sleep(0.12)
         term.sim.inject(0, False)
         await asyncio.sleep(0.05)
-        term.app.running = False
         term.sim.feed_line("ping")
-        await task
+        await asyncio.sleep(0.05)
+        task.cancel()
 
     asyncio.run(play())
     kinds = [json.loads(line)["ev"] for line in term.log]

@@ -6,5 +6,6 @@ and tests use exactly the code the board runs.
 """
 
 VERSION = "0.1.0"
-# Version of the event stream (docs/events.md). Raised whenever a field changes meaning.
-STREAM = 1
+# Version of the event stream (docs/events.md). Raised whenever a field changes meaning
+# or the same inputs give other lines (2: inputs recorded, settings in hello).
+STREAM = 2

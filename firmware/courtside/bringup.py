@@ -264,11 +264,11 @@ def board(pins_path="pinmap.json"):
     from courtside import pinmap
     from courtside import settings as config
     pins = pinmap.load(pins_path)
-    try:
-        from courtside.hw import pico
-    except ImportError:  # the virtual Pico on a laptop
-        from courtside.hw.sim import Sim
-        return Sim(pins, seed=None)
+    from courtside.start import ON_BOARD
+    if not ON_BOARD:  # the virtual Pico on a laptop
+        from courtside_sim.board import SimBoard
+        return SimBoard(pins)
+    from courtside.hw import pico
     return pico.Pico(pins, dict(config.DEFAULTS, capture="irq"))
 
 

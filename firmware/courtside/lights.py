@@ -1,10 +1,12 @@
 """Box LED patterns: what each box says about its player's last press.
 
 A pattern is a tuple of millisecond durations, alternately on and off, starting on;
-an empty tuple means steady off and ``ON`` steady on.
+an empty tuple means steady off and ``ON`` steady on. Each change of a LED is an effect
+``(LED, box, on)`` appended to the list the core hands in (see ``courtside.stage``).
 """
 
 from courtside.clock import add, diff
+from courtside.effects import LED
 
 ON = (-1,)
 OFF = ()
@@ -27,13 +29,16 @@ def rank(n):
 class Lights:
     """Runs one pattern per box LED from the main loop's clock."""
 
-    def __init__(self, hw, boxes):
-        self.hw = hw
+    def __init__(self, effects, boxes, now=0):
+        self.effects = effects
         self.pattern = [OFF] * boxes
         self.step = [0] * boxes
-        self.until = [0] * boxes
+        self.until = [now] * boxes
         for box in range(boxes):
-            hw.led(box, False)
+            self._led(box, False)
+
+    def _led(self, box, on):
+        self.effects.append((LED, box, on))
 
     def set(self, box, pattern, now):
         if box >= len(self.pattern):
@@ -41,7 +46,7 @@ class Lights:
         self.pattern[box] = pattern
         self.step[box] = 0
         self.until[box] = add(now, pattern[0] * 1000) if pattern and pattern[0] > 0 else now
-        self.hw.led(box, bool(pattern))
+        self._led(box, bool(pattern))
 
     def run(self, now):
         """Advance every pattern; ms until the next change, or None when all are steady."""
@@ -55,11 +60,11 @@ class Lights:
                 step = self.step[box] + 1
                 if step >= len(pattern):
                     self.pattern[box] = OFF
-                    self.hw.led(box, False)
+                    self._led(box, False)
                     break
                 self.step[box] = step
                 self.until[box] = add(self.until[box], pattern[step] * 1000)
-                self.hw.led(box, step % 2 == 0)
+                self._led(box, step % 2 == 0)
                 left = diff(self.until[box], now)
             if self.pattern[box] and (soonest is None or left // 1000 + 1 < soonest):
                 soonest = left // 1000 + 1

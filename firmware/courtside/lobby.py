@@ -5,58 +5,58 @@ lights its LED. Starting with fewer than two players is refused with a sound.
 """
 
 from courtside import display
+from courtside.pins import ARROWS
+from courtside.settings import whole
+from courtside.stage import NEXT_MODE, Stage
 
 MIN_PLAYERS = 2
 
 
-class Lobby:
+class Lobby(Stage):
     name = "lobby"
+    between_games = True
+    long_press = NEXT_MODE
 
-    def __init__(self, app, game):
-        self.app = app
+    def __init__(self, game):
         self.game = game   # the mode that starts when the lobby is done
+        if game != "dodgeball":
+            self.buttons = ARROWS  # the lobby of a Deathball game
 
-    def start(self):
-        self.app.players = []
-        self.app.emit("lobby", game=self.game)
-        self.app.show(display.lobby(self.app.players))
+    def start(self, ctx):
+        ctx.players = []
+        ctx.emit("lobby", game=self.game)
+        ctx.show(display.lobby(ctx.players))
 
-    def press(self, player, button, stamp):
-        app = self.app
-        if player in app.players:
+    def press(self, ctx, box, button, stamp):
+        players = ctx.players
+        if box in players:
             return
-        app.players.append(player)
-        app.players.sort()
-        app.emit("join", p=player + 1)
-        app.led(player, True)
-        app.tone("join")
-        app.show(display.lobby(app.players))
+        players.append(box)
+        players.sort()
+        ctx.emit("join", p=box + 1)
+        ctx.led(box, True)
+        ctx.tone("join")
+        ctx.show(display.lobby(players))
 
-    def main(self, stamp):
-        app = self.app
-        if len(app.players) < MIN_PLAYERS:
-            app.emit("refused", why="need at least %d players" % MIN_PLAYERS,
-                     players=[p + 1 for p in app.players])
-            app.tone("refuse")
+    def main(self, ctx, stamp):
+        if len(ctx.players) < MIN_PLAYERS:
+            ctx.emit("refused", why="need at least %d players" % MIN_PLAYERS,
+                     players=[p + 1 for p in ctx.players])
+            ctx.tone("refuse")
             return
-        app.begin()
+        ctx.begin()
 
-    def poll(self, now):
-        return None
-
-    def command(self, words):
+    def command(self, ctx, words):
         if words == ["start"]:
-            if len(self.app.players) < MIN_PLAYERS:
+            if len(ctx.players) < MIN_PLAYERS:
                 return "need at least %d players to start" % MIN_PLAYERS
-            self.app.begin()
+            ctx.begin()
             return None
         if len(words) == 2 and words[0] == "join":
-            try:
-                box = int(words[1]) - 1
-            except ValueError:
-                box = -1
-            if not 0 <= box < self.app.boxes:
-                return "join needs a box number from 1 to %d" % self.app.boxes
-            self.press(box, 0, self.app.ticks())
+            box = (whole(words[1]) or 0) - 1
+            if not 0 <= box < ctx.boxes:
+                return "join needs a box number from 1 to %d" % ctx.boxes
+            self.press(ctx, box, 0, ctx.now)
             return None
         return "unknown command in the lobby: %s" % " ".join(words)
+

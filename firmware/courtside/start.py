@@ -1,11 +1,14 @@
-"""Start-up: load the pin map and settings, pick the hardware layer, run the app.
+"""Start-up: load the pin map and settings, pick the hardware layer, run the core.
 
-On a Pico the Pico layer is used; anywhere else (the virtual Pico on a laptop) the
-simulated one, reading commands and ``sim`` presses from standard input. Holding the
-main-unit button at power-up is safe mode: nothing starts and the REPL stays free.
+The board is chosen once, by ``sys.platform``: on an RP2040 or RP2350 (``rp2``) the Pico
+layer, anywhere else (the virtual Pico on a laptop) the simulated board, reading commands
+and ``sim`` presses from standard input. On a board, a Pico layer that cannot be loaded
+(a deploy cut off half way, an older MicroPython) is reported as an ``error`` event and
+leaves the REPL free: it never turns into a simulator. Holding the main-unit button at
+power-up is safe mode: nothing starts and the REPL stays free.
 """
 
-import asyncio
+import sys
 
 from courtside import events
 from courtside import pins as pin_map
@@ -13,6 +16,7 @@ from courtside import settings as config
 
 PINMAP = "pinmap.json"  # relative: the flash root is the working directory
 SETTINGS = "settings.json"
+ON_BOARD = sys.platform == "rp2"
 
 
 def _error(msg):
@@ -29,32 +33,47 @@ def main(pins_path=PINMAP, settings_path=SETTINGS):
     except ValueError as e:
         _error("settings ignored: %s" % e)
         settings = dict(config.DEFAULTS)
-    try:
-        from courtside.hw import pico
-    except ImportError:  # not a board: the virtual Pico
-        pico = None
-    if pico is not None and pico.main_held(pins):
-        pico.watchdog_off()
-        print("courtside: safe mode (main button held), game not started")
-        return None
-    from courtside.app import App
-    if pico is not None:
+    if ON_BOARD:
+        try:
+            from courtside.hw import pico
+        except Exception as e:  # noqa: BLE001 - anything at all must leave a usable REPL
+            return _error("cannot load the Pico layer: %r; fix it with: courtside deploy" % e)
+        if pico.main_held(pins):
+            pico.watchdog_off()
+            print("courtside: safe mode (main button held), game not started")
+            return None
         hw = pico.Pico(pins, settings)
+        rng_source = hw.random_bytes
     else:
-        from courtside.hw.sim import Sim
-        hw = Sim(pins, seed=None)
-    app = App(hw, settings, settings_path)
+        from courtside_sim.board import SimBoard
+        hw = SimBoard(pins, settings_path=settings_path)
+        import os
+        rng_source = os.urandom
+    return _run(hw, pins, settings, settings_path, rng_source)
+
+
+def _run(hw, pins, settings, settings_path, rng_source):
+    import asyncio
+
+    from courtside import driver
+    from courtside.core import Core
+    from courtside.fair import Fair
+    core = Core(pins, settings, Fair(rng_source), now=hw.ticks_us(), levels=hw.levels(),
+                capture=hw.capture.name, can_save=settings_path is not None)
     try:
-        asyncio.run(app.run() if pico is not None else _virtual(app, hw))
+        asyncio.run(driver.run(core, hw) if ON_BOARD else _virtual(core, hw))
     except KeyboardInterrupt:
         print("courtside: stopped, the REPL is free")
     finally:
         hw.release()
         asyncio.new_event_loop()
-    return app
+    return core
 
 
-async def _virtual(app, hw):
-    from courtside.hw.sim import stdin_lines
+async def _virtual(core, hw):
+    import asyncio
+
+    from courtside import driver
+    from courtside_sim.console import stdin_lines
     asyncio.create_task(stdin_lines(hw))
-    await app.run()
+    await driver.run(core, hw)

@@ -1,9 +1,12 @@
 """Named sounds: each a short tune of (frequency Hz, milliseconds) notes; 0 Hz is a rest.
 
 Tones are chosen to be told apart without looking: rising for good news, low for faults.
+Each note is an effect ``(TONE, freq, ms, tune)`` (``tune`` named on a tune's first
+note only) appended to the list the core hands in.
 """
 
 from courtside.clock import add, diff
+from courtside.effects import TONE
 
 TUNES = {
     "first": ((1760, 90),),
@@ -22,16 +25,18 @@ TUNES = {
 }
 
 
-class Player:
+class Tunes:
     """Steps through a tune on a buzzer, driven by the main loop's clock."""
 
-    def __init__(self, hw):
-        self.hw = hw
+    def __init__(self, effects):
+        self.effects = effects
+        self.name = ""
         self.notes = ()
         self.index = 0
         self.until = 0
 
     def play(self, name, now):
+        self.name = name
         self.notes = TUNES[name]
         self.index = -1
         self.until = now
@@ -46,9 +51,10 @@ class Player:
             return left // 1000 + 1
         self.index += 1
         if self.index >= len(self.notes):
-            self.hw.tone(0, 0)
+            self.effects.append((TONE, 0, 0, ""))
             return None
         freq, ms = self.notes[self.index]
-        self.hw.tone(freq, ms)
+        # the tune's name goes with its first note, for a laptop that shows what it plays
+        self.effects.append((TONE, freq, ms, self.name if self.index == 0 else ""))
         self.until = add(now, ms * 1000)
         return ms

@@ -38,6 +38,8 @@ def add_arguments(p):
     p.add_argument("--set", action="append", default=[], metavar="NAME=VALUE", help="a setting")
     p.add_argument("--mode", choices=("dodgeball", "referee", "die"), default="dodgeball",
                    help="mode to start in (interactive)")
+    p.add_argument("--busy-ms", type=int, default=0, metavar="MS",
+                   help="make every pass of the main loop take this long (to provoke overflow)")
 
 
 def run(args):
@@ -51,17 +53,18 @@ def run(args):
 
 
 def headless(args):
-    argv = ["--seed", str(args.seed), "--t0", str(args.t0), "--pins", args.pins]
+    argv = ["--seed", str(args.seed), "--t0", str(args.t0), "--pins", args.pins,
+            "--busy-ms", str(args.busy_ms)]
     for s in args.set:
         argv += ["--set", s]
     argv.append(args.script)
     if args.runtime == "micropython":
-        exe = Path(sys.executable).parent / "micropython"
-        cmd = [str(exe) if exe.exists() else "micropython", str(FIRMWARE / "simmain.py"), *argv]
-        return subprocess.call(cmd)
-    import simmain
+        from courtside_host.vpico import micropython_binary
+        env = dict(os.environ, MICROPYPATH=str(FIRMWARE) + ":.frozen")
+        return subprocess.call([micropython_binary(), "-m", "courtside_sim.headless", *argv], env=env)
+    from courtside_sim import headless as runner
     try:
-        return simmain.main(argv)
+        return runner.main(argv)
     except BrokenPipeError:  # the reader went away (say `| head`): not an error
         sys.stderr.close()
         return 0
@@ -71,10 +74,10 @@ class Terminal:
     """Keyboard in, ANSI drawing out."""
 
     def __init__(self, args):
-        from courtside.hw.sim import Sim
+        from courtside_sim.board import SimBoard
         self.pins = pinmap.load(args.pins)
         self.settings = config.merged(config.DEFAULTS, config.parse(args.set)) if args.set else None
-        self.sim = Sim(self.pins, seed=None, out=self.event, view=self)
+        self.sim = SimBoard(self.pins, out=self.event, view=self, busy_ms=args.busy_ms)
         self.mode = args.mode
         self.log = []
         self.leds = [False] * self.pins.boxes
@@ -115,17 +118,23 @@ class Terminal:
             sys.stdout.write("\x1b[?25h\n")
         return 0
 
+    def firmware(self):
+        """The core on the simulated board, as a coroutine that runs until cancelled."""
+        from courtside import driver
+        from courtside.core import Core
+        from courtside.fair import Fair
+        sim = self.sim
+        self.core = Core(self.pins, self.settings, Fair(os.urandom), now=sim.ticks_us(),
+                         levels=sim.levels(), capture=sim.capture.name, mode=self.mode)
+        return driver.run(self.core, sim)
+
     async def _run(self):
-        from courtside.app import App
-        app = App(self.sim, self.settings, mode=self.mode)
-        self.app = app
         loop = asyncio.get_running_loop()
         self.stop = loop.create_future()
         loop.add_reader(sys.stdin.fileno(), self._key)
-        task = asyncio.create_task(app.run())
+        task = asyncio.create_task(self.firmware())
         drawer = asyncio.create_task(self._draw_loop())
         await self.stop
-        app.running = False
         task.cancel()
         drawer.cancel()
 
@@ -154,7 +163,7 @@ class Terminal:
         elif ch == " ":
             self._tap(self.pins.main_id, 0.08)
         elif ch == "m":
-            self._tap(self.pins.main_id, self.app.settings["long_ms"] / 1000 + 0.2)
+            self._tap(self.pins.main_id, self.core.settings["long_ms"] / 1000 + 0.2)
         self.dirty = True
 
     def _tap(self, button, seconds):
@@ -171,7 +180,7 @@ class Terminal:
 
     def render(self):
         frame = self.pixels
-        out = ["\x1b[H", "Courtside simulator — mode %s\x1b[K\n\n" % self.app.mode]
+        out = ["\x1b[H", "Courtside simulator — mode %s\x1b[K\n\n" % self.core.mode]
         for y in range(8):
             row = ["  "]
             for x in range(8):

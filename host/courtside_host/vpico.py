@@ -33,6 +33,9 @@ import tty
 from pathlib import Path
 
 BOARD_SCRIPT = Path(__file__).with_name("data") / "vpico_board.py"
+# The simulated board's own code, which a real board would have in its ROM: mounted
+# read-only inside the virtual Pico, never part of its flash or of a deploy.
+ROM = Path(__file__).resolve().parents[2] / "firmware" / "courtside_sim"
 RESET_RAW = 40          # exit codes of the board script (see data/vpico_board.py)
 RESET_FRIENDLY = 41
 OUT_MAX = 1 << 20       # output kept for a slow reader before the oldest is dropped
@@ -185,7 +188,7 @@ class VirtualPico:
     def _spawn(self, start):
         self.child = subprocess.Popen(
             [*_IGNORE_INTERRUPTS, *self.micropython, *(["-X", "heapsize=" + self.heap] if self.heap else []),
-             BOARD_SCRIPT.name, str(self.flash), start],
+             BOARD_SCRIPT.name, str(self.flash), start, str(ROM)],
             cwd=BOARD_SCRIPT.parent, stdin=self._in_r, stdout=subprocess.PIPE,
             stderr=subprocess.PIPE, env=self.env, close_fds=True)
         os.set_blocking(self.child.stdout.fileno(), False)

@@ -1,18 +1,21 @@
-"""The two Deathball modes of the app: the bounce die alone, and the full referee.
+"""The two Deathball modes: the bounce die alone, and the full referee.
 
-Both are driven by the app (see the contract in docs/deathball.md): ``press`` for a box
-button's first edge, ``main`` for the ROLL button, ``poll(now)`` on every main-loop pass
-(returns the ms until the mode next needs a poll), and ``command(words)`` for laptop lines.
-Nothing here sleeps: every animation is a ``die.Roll`` or a timed pause read from the
-clock the app passes in, so presses are captured while the matrix moves.
+Both are stages (``courtside.stage``) driven by the core: ``press`` for a box button's
+first edge, ``main`` for the ROLL button, ``poll`` on every pass (returns the ms until the
+mode next needs one), and ``command`` for laptop lines. Nothing here sleeps: every
+animation is a ``die.Roll`` or a timed pause read from the tick the core passes in, so
+presses are captured while the matrix moves.
 
-    mode = RefereeMode(app); mode.start(); mode.main(stamp)   # ROLL: initiative
+    mode = RefereeMode(); mode.start(ctx); mode.main(ctx, stamp)   # ROLL: initiative
 """
 
 from courtside import clock
 from courtside.deathball import engine, notation, rules, view
 from courtside.deathball.die import Dice, Roll
 from courtside.deathball.track import Shown
+from courtside.pins import ARROWS
+from courtside.settings import whole
+from courtside.stage import Stage
 
 try:
     from micropython import const
@@ -31,45 +34,49 @@ _HEADING_MS = const(1000)
 def _faces(words):
     faces = []
     for w in words:
-        if not w.isdigit() or not 1 <= int(w) <= 6:
+        face = whole(w)
+        if face is None or not 1 <= face <= 6:
             return None
-        faces.append(int(w))
+        faces.append(face)
     return faces
 
 
-class DieMode:
+class DieMode(Stage):
     """ROLL rolls a fair d6: tumble, face, then the bounce arrow for that face."""
 
     name = "die"
+    between_games = True
+    buttons = ARROWS
 
-    def __init__(self, app):
-        self.app = app
-        self.dice = Dice(app.rng)
+    def __init__(self):
+        self.dice = None
         self.roll = None
         self.corner = False
         self.frame = bytearray(192)
         self.last = None  # (stage, face) drawn last
 
-    def start(self):
+    def start(self, ctx):
+        if self.dice is None:
+            self.dice = Dice(ctx.rng)
         self.roll = None
         self.last = None
         view.face(self.frame, 6, (40, 40, 40))
-        self.app.show(self.frame)
+        ctx.show(self.frame)
 
-    def press(self, player, button, stamp):
+    def press(self, ctx, player, button, stamp):
         pass  # the die listens to the ROLL button only
 
-    def main(self, stamp):
+    def main(self, ctx, stamp):
         if self.roll is not None:
-            stage = self.roll.at(self.app.ticks())[0]
+            stage = self.roll.at(ctx.now)[0]
             if stage == "tumble":
                 return  # a roll in the air is not rolled again
         face, forced = self.dice.roll()
-        self.app.emit("roll", purpose="die", face=face, forced=forced)
-        self.roll = Roll(face, self.app.ticks(), self.app.rng)
+        ctx.emit("roll", purpose="die", face=face, forced=forced)
+        self.roll = Roll(face, ctx.now, ctx.rng)
         self.last = None
 
-    def poll(self, now):
+    def poll(self, ctx, now):
         if self.roll is None:
             return None
         stage, face, wait = self.roll.at(now)
@@ -77,21 +84,21 @@ class DieMode:
             self.last = (stage, face)
             if stage == "tumble":
                 view.face(self.frame, face, (90, 90, 90))
-                self.app.tone("tick")
+                ctx.tone("tick")
             elif stage == "face":
                 view.face(self.frame, face, (160, 160, 160))
-                self.app.tone("roll")
+                ctx.tone("roll")
             elif self.corner:
                 view.corner_arrow(self.frame, face)
             else:
                 view.wall_arrow(self.frame, face)
-            self.app.show(self.frame)
+            ctx.show(self.frame)
         if stage == "done":
             self.roll = None  # the arrow stays on the matrix until the next roll
             return None
         return wait
 
-    def command(self, words):
+    def command(self, ctx, words):
         if words[0] == "dice":
             faces = _faces(words[1:])
             if not faces:
@@ -102,27 +109,29 @@ class DieMode:
             self.corner = words[1] == "corner"
             return None
         if words == ["roll"]:
-            self.main(self.app.ticks())
+            self.main(ctx, ctx.now)
             return None
         return "unknown command for the die: %s" % " ".join(words)
 
 
-class RefereeMode:
+class RefereeMode(Stage):
     """Holds a whole game: initiative, set-up, moves on the box buttons, the deathballs'
     run shown step by step, deaths, the shrinking board and the winner."""
 
     name = "referee"
+    buttons = ARROWS
 
-    def __init__(self, app):
-        self.app = app
-        self.dice = Dice(app.rng)
+    def __init__(self):
+        self.dice = None
         self.frame = bytearray(192)
         self.game = None
 
     # -- life cycle --------------------------------------------------------------------
 
-    def start(self):
-        self.game = engine.Game(self.app.players, self.dice)
+    def start(self, ctx):
+        if self.dice is None:
+            self.dice = Dice(ctx.rng)
+        self.game = engine.Game(ctx.players, self.dice)
         self.shown = Shown()
         self.shown.order = list(self.game.order)
         self.pending = None      # first arrow of a half-entered move
@@ -133,49 +142,49 @@ class RefereeMode:
         self.bounce = None       # that bounce's fields
         self.rolls = []          # initiative rolls for the bars
         self.blink_on = True
-        self.blink_at = self.app.ticks()
-        self.app.emit("referee", players=[b + 1 for b in self.game.players])
-        self._leds()
-        self._draw()
+        self.blink_at = ctx.now
+        ctx.emit("referee", players=[b + 1 for b in self.game.players])
+        self._leds(ctx)
+        self._draw(ctx)
 
-    def _leds(self):
+    def _leds(self, ctx):
         g = self.game
         turn = g.turn if not self.queue else None
         if g.phase == engine.OVER:
             turn = g.winner
         for box in self.game.players:
-            self.app.led(box, box == turn)
+            ctx.led(box, box == turn)
 
     # -- inputs ------------------------------------------------------------------------
 
-    def main(self, stamp):
+    def main(self, ctx, stamp):
         g = self.game
         if self.queue or self.roll is not None:
-            self._skip()
+            self._skip(ctx)
             return
         if g.phase == engine.INITIATIVE:
             g.initiative()
-            self._take()
+            self._take(ctx)
         elif g.phase == engine.OVER:
-            self.start()
+            self.start(ctx)
 
-    def press(self, player, button, stamp):
-        self._enter(player, button)
+    def press(self, ctx, player, button, stamp):
+        self._enter(ctx, player, button)
 
-    def _refuse(self, player, why, arrows=None):
-        self.app.tone("refuse")
-        self.app.emit("refuse", p=player + 1, reason=why, arrows=arrows)
+    def _refuse(self, ctx, player, why, arrows=None):
+        ctx.tone("refuse")
+        ctx.emit("refuse", p=player + 1, reason=why, arrows=arrows)
         return why
 
-    def _enter(self, player, button):
+    def _enter(self, ctx, player, button):
         """One arrow from a box; returns None or why it was refused."""
         g = self.game
         if self.queue or self.roll is not None:
             running = self.roll is not None or [1 for k, _ in self.queue if k == "ball"]
-            return self._refuse(player, "wait for the deathballs" if running else "wait for the rolls")
+            return self._refuse(ctx, player, "wait for the deathballs" if running else "wait for the rolls")
         if g.phase == engine.SETUP:
             if player != g.turn:
-                return self._refuse(player, "not your turn")
+                return self._refuse(ctx, player, "not your turn")
             free = g.free_setup_squares()
             if button == 2:
                 self.cursor = (self.cursor - 1) % len(free)
@@ -184,48 +193,48 @@ class RefereeMode:
             else:
                 g.setup(player, free[self.cursor % len(free)])
                 self.cursor = 0
-                self._take()
+                self._take(ctx)
                 return None
-            self.app.tone("tick")
-            self._draw()
+            ctx.tone("tick")
+            self._draw(ctx)
             return None
         if g.phase != engine.PLAY:
-            return self._refuse(player, "no move now")
+            return self._refuse(ctx, player, "no move now")
         if player != g.turn:
-            return self._refuse(player, "not your turn")
+            return self._refuse(ctx, player, "not your turn")
         if self.pending is None:
             if not g.can_start(player, button):
-                return self._refuse(player, "no legal move starts that way",
+                return self._refuse(ctx, player, "no legal move starts that way",
                                     [rules.ARROW_NAMES[button]])
             self.pending = button
-            self.app.tone("tick")
-            self._draw()
+            ctx.tone("tick")
+            self._draw(ctx)
             return None
         first = self.pending
         if button == rules.OPPOSITE[first]:
             self.pending = None
-            self.app.emit("undo", p=player + 1, arrows=[rules.ARROW_NAMES[first]])
-            self.app.tone("tick")
-            self._draw()
+            ctx.emit("undo", p=player + 1, arrows=[rules.ARROW_NAMES[first]])
+            ctx.tone("tick")
+            self._draw(ctx)
             return None
         why = g.move(player, first, button)
         if why is not None:
-            return self._refuse(player, why, [rules.ARROW_NAMES[first], rules.ARROW_NAMES[button]])
+            return self._refuse(ctx, player, why, [rules.ARROW_NAMES[first], rules.ARROW_NAMES[button]])
         self.pending = None
-        self._take()
+        self._take(ctx)
         return None
 
     # -- events to the stream and to the matrix --------------------------------------------
 
-    def _take(self):
+    def _take(self, ctx):
         """Send the engine's new events out at once; queue them for the matrix."""
         for kind, fields in self.game.drain():
-            self.app.emit(kind, **fields)
+            ctx.emit(kind, **fields)
             self.queue.append((kind, fields))
         self.until = None
-        self._advance(self.app.ticks())
+        self._advance(ctx, ctx.now)
 
-    def _skip(self):
+    def _skip(self, ctx):
         """ROLL during the run: show the end of it now."""
         self.roll = None
         if self.bounce is not None:
@@ -235,19 +244,19 @@ class RefereeMode:
             self.shown.apply(kind, fields)
         self.queue = []
         self.until = None
-        self._leds()
-        self._draw()
+        self._leds(ctx)
+        self._draw(ctx)
 
-    def _advance(self, now):
+    def _advance(self, ctx, now):
         """Apply queued events until one needs time on the matrix; returns ms to wait."""
         while self.queue:
             kind, f = self.queue[0]
             if kind == "bounce":
                 self.queue.pop(0)
                 self.bounce = f
-                self.roll = Roll(f["face"], now, self.app.rng, fast=True, arrow=False)
-                self.app.tone("roll")
-                self._leds()  # nobody's turn while the deathballs run
+                self.roll = Roll(f["face"], now, ctx.rng, fast=True, arrow=False)
+                ctx.tone("roll")
+                self._leds(ctx)  # nobody's turn while the deathballs run
                 return 1
             self.queue.pop(0)
             self.shown.apply(kind, f)
@@ -257,7 +266,7 @@ class RefereeMode:
                     continue
                 pause = _STEP_MS
             elif kind == "death":
-                self.app.tone("death")
+                ctx.tone("death")
                 pause = _DEATH_MS
             elif kind == "shrink":
                 pause = _SHRINK_MS
@@ -268,37 +277,37 @@ class RefereeMode:
                 self.rolls = [r for r in self.rolls if r[0] != box] + [(box, f["face"])]
                 if not self.queue or self.queue[0][0] != "roll":
                     view.bars(self.frame, self.rolls)
-                    self.app.show(self.frame)
+                    ctx.show(self.frame)
                     self.until = clock.add(now, _BARS_MS * 1000)
                     return _BARS_MS
                 continue
             elif kind == "turn":
-                self.app.tone("turn")
+                ctx.tone("turn")
             elif kind == "winner":
-                self.app.tone("win")
+                ctx.tone("win")
             if pause:
-                self._leds()
-                self._draw()
+                self._leds(ctx)
+                self._draw(ctx)
                 self.until = clock.add(now, pause * 1000)
                 return pause
-        self._leds()
-        self._draw()
+        self._leds(ctx)
+        self._draw(ctx)
         return None
 
-    def poll(self, now):
+    def poll(self, ctx, now):
         if self.roll is not None:
             stage, face, wait = self.roll.at(now)
             ball = self.bounce["ball"] - 1
             if stage in ("tumble", "face"):
                 view.face(self.frame, face, view.BALL_COLOURS[ball])
-                self.app.show(self.frame)
+                ctx.show(self.frame)
                 return wait
             self.roll = None
             self.shown.apply("bounce", self.bounce)
             s = self.shown
             view.board(self.frame, s.where, s.balls, s.headings, s.ring)
             view.trail(self.frame, s.balls[ball], s.headings[ball], view.BALL_COLOURS[ball])
-            self.app.show(self.frame)
+            ctx.show(self.frame)
             self.bounce = None
             self.until = clock.add(now, _HEADING_MS * 1000)
             return _HEADING_MS
@@ -308,21 +317,21 @@ class RefereeMode:
                 return left
             self.until = None
             if self.queue:
-                return self._advance(now)
-            self._leds()
-            self._draw()
+                return self._advance(ctx, now)
+            self._leds(ctx)
+            self._draw(ctx)
         if self.queue:
-            return self._advance(now)
+            return self._advance(ctx, now)
         # Blink the player to move (or the set-up cursor).
         if self.game.phase in (engine.PLAY, engine.SETUP, engine.OVER):
             if clock.diff(now, self.blink_at) >= _BLINK_MS * 1000:
                 self.blink_at = now
                 self.blink_on = not self.blink_on
-                self._draw()
+                self._draw(ctx)
             return _BLINK_MS
         return None
 
-    def _draw(self):
+    def _draw(self, ctx):
         g = self.game
         s = self.shown
         f = self.frame
@@ -350,11 +359,11 @@ class RefereeMode:
                 sq = s.where[s.turn]
                 pending = ((sq >> 3) + step[1]) * 8 + (sq & 7) + step[0]
             view.board(f, s.where, s.balls, s.headings, s.ring, s.turn, self.blink_on, pending)
-        self.app.show(f)
+        ctx.show(f)
 
     # -- laptop commands ---------------------------------------------------------------
 
-    def command(self, words):
+    def command(self, ctx, words):
         g = self.game
         verb = words[0]
         if verb == "dice":
@@ -364,10 +373,10 @@ class RefereeMode:
             self.dice.force(faces)
             return None
         if verb == "roll":
-            self.main(self.app.ticks())
+            self.main(ctx, ctx.now)
             return None
         if verb == "state":
-            self.app.emit("position", text=g.position(), phase=g.phase)
+            ctx.emit("position", text=g.position(), phase=g.phase)
             return None
         if verb == "position":
             text = " ".join(words[1:])
@@ -375,7 +384,7 @@ class RefereeMode:
                 notation.parse(text)
             except (ValueError, IndexError) as e:
                 return "bad position: %s" % e
-            fresh = engine.Game(self.app.players, self.dice)
+            fresh = engine.Game(ctx.players, self.dice)
             why = fresh.load(text)
             if why is not None:
                 return why
@@ -386,14 +395,17 @@ class RefereeMode:
             self.roll = None
             self.bounce = None
             self.until = None
-            self.app.emit("position", text=text, phase=fresh.phase)
-            self._take()
+            ctx.emit("position", text=text, phase=fresh.phase)
+            self._take(ctx)
             return None
         if verb == "setup" and len(words) == 3:
             if g.phase != engine.SETUP:
                 return "not set-up"
+            box = whole(words[1])
+            if box is None:
+                return "setup <player> <square>"
+            box -= 1
             try:
-                box = int(words[1]) - 1
                 sq = notation.square_of(words[2])
             except ValueError as e:
                 return str(e)
@@ -401,14 +413,15 @@ class RefereeMode:
             if why is not None:
                 return why
             self.cursor = 0
-            self._take()
+            self._take(ctx)
             return None
         if verb == "move" and len(words) == 4:
             if words[2] not in rules.ARROW_NAMES or words[3] not in rules.ARROW_NAMES:
                 return "arrows are up, down, left, right"
-            if not words[1].isdigit():
+            box = whole(words[1])
+            if box is None or box < 0:
                 return "move <player> <arrow> <arrow>"
-            box = int(words[1]) - 1
+            box -= 1
             if g.phase != engine.PLAY or box != g.turn:
                 return "not %s's turn" % words[1]
             first = rules.ARROW_NAMES.index(words[2])
@@ -419,9 +432,9 @@ class RefereeMode:
             if self.queue or self.roll is not None:
                 # The matrix was still showing the deathballs: catch it up first.
                 held = g.drain()
-                self._skip()
+                self._skip(ctx)
                 g.events = held
             self.pending = None
-            self._take()
+            self._take(ctx)
             return None
         return "unknown command for the referee: %s" % " ".join(words)

@@ -45,6 +45,17 @@ def heading_of(name):
     return _BY_NAME[name]
 
 
+def _number(text, token):
+    """A whole number in ASCII digits, or ValueError naming the token (``int`` alone would
+    read other scripts' digits on CPython and not on MicroPython)."""
+    for ch in text:
+        if not "0" <= ch <= "9":
+            raise ValueError("bad token: %s" % token)
+    if not text or len(text) > 6:
+        raise ValueError("bad token: %s" % token)
+    return int(text)
+
+
 def parse(text):
     """A dict {order, where, dead, balls, headings, ring, turn, round} from position text."""
     order = []
@@ -58,7 +69,7 @@ def parse(text):
     for token in text.split():
         if "@" in token:
             box, at = token.split("@")
-            box = int(box) - 1
+            box = _number(box, token) - 1
             if box < 0 or box > 3 or box in order:
                 raise ValueError("bad player: %s" % token)
             order.append(box)
@@ -70,11 +81,11 @@ def parse(text):
             balls.append(square_of(token[1:3]))
             headings.append(heading_of(token[3:]))
         elif token[0] == "r":
-            ring = int(token[1:])
+            ring = _number(token[1:], token)
         elif token[0] == "t":
-            turn = int(token[1:]) - 1
+            turn = _number(token[1:], token) - 1
         elif token[0] == "n":
-            rnd = int(token[1:])
+            rnd = _number(token[1:], token)
         else:
             raise ValueError("bad token: %s" % token)
     if len(balls) != 2:

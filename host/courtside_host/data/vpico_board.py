@@ -30,6 +30,7 @@ WINDOW = 128          # raw-paste flow-control window, as on an RP2040 (half its
 
 FLASH = sys.argv[1]
 START = sys.argv[2] if len(sys.argv) > 2 else "power"
+ROM = sys.argv[3] if len(sys.argv) > 3 else None   # the simulated board's code (courtside_sim)
 
 _out = sys.stdout.buffer
 _in = sys.stdin.buffer
@@ -208,9 +209,11 @@ class Board:
 def _mount_flash():
     vfs.umount("/")
     vfs.mount(vfs.VfsPosix(FLASH), "/")
+    if ROM:
+        vfs.mount(vfs.VfsPosix(ROM), "/rom/courtside_sim", readonly=True)
     os.chdir("/")
     sys.path.clear()
-    sys.path.extend(("", ".frozen", "/lib"))
+    sys.path.extend(("", ".frozen", "/lib", "/rom"))
 
 
 def boot(board):

@@ -1,0 +1,300 @@
+"""The core: time, capture snapshots and command lines in; effects out. No I/O.
+
+The core owns everything that decides: the debouncer, the press timeline, the stage in
+play (a lobby, Dodge Ball, a Deathball mode), the box lights and tunes, the settings and
+the laptop's commands. A driver (the board's loop, the simulator, a replay, a test)
+calls ``step`` whenever an input arrives or the time it asked for has come, and applies
+the effects it finds in ``core.effects`` (``courtside.effects``), then empties the list:
+
+    core = Core(pins, settings, rng, now=ticks, levels=levels, capture="irq")
+    wait_ms = core.step(ticks, ring, lines)   # the first step says hello
+    for effect in core.effects: ...           # apply, then: del core.effects[:]
+
+``step`` returns one number, not a tuple, and reuses its lists, so a pass with nothing to
+do allocates nothing.
+"""
+
+from courtside import VERSION, display, events, lights, power
+from courtside import settings as config
+from courtside.arbiter import NAMES
+from courtside.clock import Timeline, add
+from courtside.debounce import PRESS, RELEASE, STUCK, UNSTUCK, Debouncer
+from courtside.dodgeball import DodgeBall
+from courtside.effects import EVENT, FRAME, SAVE
+from courtside.lobby import Lobby
+from courtside.stage import NEXT_MODE, Context
+
+MODES = ("dodgeball", "referee", "die")
+_LOBBY_FIRST = ("dodgeball", "referee")
+_IDLE_MS = 100
+_BUSY_MS = 5
+LINE_MAX = 200
+_GLITCH_US = 50000  # presses this close before a box fault belong to the fault
+HELP = ("ping", "mode dodgeball|referee|die", "new", "start", "join N", "set name=value ...",
+        "get", "save", "help")
+
+
+def _stage(mode, players_first):
+    """A new stage for ``mode``: its lobby when ``players_first``, else the game. The
+    Deathball modes load on first use; the rest is loaded with the core, so that a small
+    heap is not cut into pieces by a late import."""
+    if players_first:
+        return Lobby(mode)
+    if mode == "dodgeball":
+        return DodgeBall()
+    from courtside.deathball import modes
+    return modes.DieMode() if mode == "die" else modes.RefereeMode()
+
+
+class Core:
+    def __init__(self, pins, settings, rng, now=0, levels=None, capture="sim", mode="dodgeball",
+                 can_save=False):
+        self.settings = dict(settings or config.DEFAULTS)
+        self.boxes = pins.boxes
+        self.main_id = pins.main_id
+        self.capture = capture
+        self.can_save = can_save
+        self.timeline = Timeline(now)
+        if levels is None:
+            levels = pins.button_mask           # every button open
+        self.debouncer = Debouncer(pins.button_gpio, self.settings["debounce_ms"] * 1000,
+                                   self.settings["stuck_ms"] * 1000, levels, now)
+        self.effects = []
+        self.ctx = Context(self.settings, rng, self.boxes, self.timeline, self.effects, now)
+        self.faulty = bytearray(self.boxes)     # 1 while a box shows a wiring fault
+        self.long_done = False
+        self.dropped = 0
+        self.unsent = 0
+        self.mode = mode
+        self.stage = None
+        self.started = False
+        self._shown = bytearray(192)            # the frame on the matrix
+        self._scratch = bytearray(192)
+        self._out = []                          # debouncer output, reused on every pass
+        self._snap = [0, 0]                     # one ring entry, reused
+
+    # the one entry point --------------------------------------------------------------
+
+    def step(self, now, ring=None, lines=(), unsent=0):
+        """One pass at tick ``now``: take the ring's snapshots and the laptop's lines,
+        run what is due; returns the ms until the core next needs a pass (at the latest).
+        ``unsent`` is the driver's count of event lines it could not send."""
+        ctx = self.ctx
+        ctx.now = now
+        ctx.t = self.timeline.now(now)
+        if not self.started:
+            self.started = True
+            self._emit("hello", fw=VERSION, stream=events.STREAM, mode=self.mode,
+                       capture=self.capture, boxes=self.boxes, settings=self.settings)
+            self.enter(self.mode)
+        out = self._out
+        if ring is not None:
+            snap = self._snap
+            while ring.get(snap):
+                self.debouncer.feed(snap[0], snap[1], out)
+                if out:
+                    self._edges(out)
+            if ring.dropped != self.dropped:
+                self._emit("overflow", dropped=ring.dropped, new=ring.dropped - self.dropped)
+                self.dropped = ring.dropped
+        self.debouncer.poll(now, out)
+        if out:
+            self._edges(out)
+        self._long_press(now)
+        soonest = _IDLE_MS
+        due = self.stage.poll(ctx, now)
+        self._settle()
+        if due is not None and due < soonest:
+            soonest = due
+        due = ctx.lights.run(now)
+        if due is not None and due < soonest:
+            soonest = due
+        due = ctx.tunes.step(now)
+        if due is not None and due < soonest:
+            soonest = due
+        if self.debouncer.busy() and soonest > _BUSY_MS:
+            soonest = _BUSY_MS
+        if unsent != self.unsent:  # the laptop stopped reading for a while: say how long
+            self._emit("unsent", lines=unsent - self.unsent, total=unsent)
+            self.unsent = unsent
+        for line in lines:
+            self.command(line)
+        self._frame()
+        return soonest
+
+    # stages -----------------------------------------------------------------------------
+
+    def enter(self, mode):
+        """Leave the current stage and start ``mode`` (from its lobby where it has one)."""
+        ctx = self.ctx
+        if self.stage is not None:
+            self.stage.stop(ctx)
+        self.mode = mode
+        self._emit("mode", mode=mode)
+        for box in range(self.boxes):
+            ctx.lights.set(box, lights.OFF, ctx.now)
+        self._start(_stage(mode, mode in _LOBBY_FIRST))
+
+    def _start(self, stage):
+        self.stage = stage
+        stage.start(self.ctx)
+        self._settle()
+
+    def _settle(self):
+        """Carry out what a stage asked for during its hook."""
+        ctx = self.ctx
+        if ctx.begin_game:
+            ctx.begin_game = False
+            self._emit("start", mode=self.mode, players=[p + 1 for p in ctx.players])
+            ctx.tone("start")
+            self._start(_stage(self.mode, False))
+
+    def _emit(self, event, **fields):
+        self.effects.append((EVENT, event, self.ctx.t, fields))
+
+    def _frame(self):
+        """The frame last asked for, scaled and capped, if it differs from the one shown."""
+        frame = self.ctx.frame
+        if frame is None:
+            return
+        self.ctx.frame = None
+        scratch = self._scratch
+        scratch[:] = frame
+        display.scale(scratch, self.settings["brightness"])
+        power.limit(scratch)
+        if scratch != self._shown:
+            self._scratch, self._shown = self._shown, scratch
+            self.effects.append((FRAME, scratch))
+
+    # inputs -----------------------------------------------------------------------------
+
+    def _edges(self, out):
+        self._check_boxes()
+        ctx = self.ctx
+        stage = self.stage
+        for kind, button, stamp in out:
+            if button == self.main_id:
+                self._main_edge(kind, stamp)
+                continue
+            box, k = divmod(button, 4)
+            if kind == PRESS:
+                if not self.faulty[box]:
+                    if not stage.records_presses:
+                        ctx.emit_at(stamp, "button", p=box + 1, b=stage.buttons[k], long=False)
+                    stage.press(ctx, box, k, stamp)
+                    self._settle()
+                    stage = self.stage
+            elif kind == STUCK:
+                self._emit("stuck", p=box + 1, b=NAMES[k])
+                ctx.light(box, lights.FAULT)
+                ctx.tone("fault")
+            elif kind == UNSTUCK:
+                self._emit("unstuck", p=box + 1, b=NAMES[k])
+        del out[:]
+
+    def _check_boxes(self):
+        """Three or more buttons of one box closed at once is a cable being plugged or a
+        short, not a play: report it and ignore the box until all its buttons are open."""
+        down = self.debouncer.down
+        ctx = self.ctx
+        for box in range(self.boxes):
+            closed = down[4 * box] + down[4 * box + 1] + down[4 * box + 2] + down[4 * box + 3]
+            if self.faulty[box]:
+                if not closed:
+                    self.faulty[box] = 0
+                    self._emit("fault", kind="cleared", p=box + 1)
+            elif closed >= 3:
+                self.faulty[box] = 1
+                self._emit("fault", kind="box", p=box + 1, closed=closed)
+                ctx.light(box, lights.FAULT)
+                ctx.tone("fault")
+                # the presses that led up to it were the same glitch
+                self.stage.withdraw(ctx, box, add(ctx.now, -_GLITCH_US))
+
+    def _main_edge(self, kind, stamp):
+        if kind == PRESS:
+            self.long_done = False
+        elif kind == RELEASE and not self.long_done:
+            self.ctx.emit_at(stamp, "button", p=0, b="MAIN", long=False)
+            self.stage.main(self.ctx, stamp)
+            self._settle()
+        elif kind == STUCK:
+            self._emit("stuck", p=0, b="MAIN")
+        elif kind == UNSTUCK:
+            self._emit("unstuck", p=0, b="MAIN")
+
+    def _long_press(self, now):
+        held = self.debouncer.held_us(self.main_id, now)
+        if self.long_done or held < self.settings["long_ms"] * 1000:
+            return
+        self.long_done = True
+        self._emit("button", p=0, b="MAIN", long=True)
+        self.ctx.tone("mode")
+        if self.stage.long_press == NEXT_MODE:
+            self.enter(MODES[(MODES.index(self.mode) + 1) % len(MODES)])
+        else:
+            self.enter(self.mode)
+
+    # commands from the laptop -----------------------------------------------------------
+
+    def command(self, line):
+        """One command line (already stripped of its line ending)."""
+        if len(line) > LINE_MAX:
+            self._emit("cmd", line=line[:LINE_MAX + 1])
+            return self._error("command longer than %d characters" % LINE_MAX, line[:40] + "...")
+        words = line.split()
+        if not words:
+            return None
+        self._emit("cmd", line=line)
+        problem = self._command(words, line)
+        if problem is None:
+            return None
+        return self._error(problem, line)
+
+    def _command(self, words, line):
+        """Carry out a command; returns why it was refused, or None (answered)."""
+        verb = words[0]
+        n = len(words)
+        if verb == "ping" and n == 1:
+            return self._emit("pong", fw=VERSION, stream=events.STREAM, mode=self.mode,
+                              capture=self.capture)
+        if verb == "help" and n == 1:
+            return self._emit("help", commands=list(HELP))
+        if verb == "mode":
+            if n != 2 or words[1] not in MODES:
+                return "mode needs one of: %s" % " ".join(MODES)
+            self.enter(words[1])
+        elif verb == "new" and n == 1:
+            self.enter(self.mode)
+        elif verb == "set":
+            try:
+                new = config.merged(self.settings, config.parse(words[1:]))
+            except ValueError as e:
+                return str(e)
+            self._apply(new)
+            return self._emit("settings", **self.settings)
+        elif verb == "get" and n == 1:
+            return self._emit("settings", **self.settings)
+        elif verb == "save" and n == 1:
+            if not self.stage.between_games:
+                # A flash write turns interrupts off for milliseconds: never during play.
+                return "save only between games (in a lobby): flash writes pause capture"
+            if not self.can_save:
+                return "this unit has nowhere to save settings"
+            self.effects.append((SAVE, dict(self.settings)))
+        else:
+            problem = self.stage.command(self.ctx, words)
+            self._settle()
+            if problem:
+                return problem
+        return self._emit("ok", cmd=verb)
+
+    def _apply(self, new):
+        self.settings = new
+        self.ctx.settings = new
+        self.debouncer.debounce_us = new["debounce_ms"] * 1000
+        self.debouncer.stuck_us = new["stuck_ms"] * 1000
+        self.stage.configure(self.ctx, new)
+
+    def _error(self, msg, line):
+        self._emit("error", msg=msg, line=line)

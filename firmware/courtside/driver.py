@@ -1,0 +1,49 @@
+"""The loop that runs the core on a hardware layer: the board's, or the simulator's.
+
+Each pass waits for an edge, a command or the time the core asked for, gathers the
+laptop's lines, steps the core and applies its effects (``courtside.effects``) to the
+hardware layer (``courtside.hw``). Nothing here decides anything; a replay or a test can
+drive the core without it.
+
+    asyncio.run(run(core, hw))
+"""
+
+from courtside import events
+from courtside.effects import EVENT, FRAME, LED, SAVE, TONE
+
+
+def apply(effects, hw, t=0):
+    """Carry out ``effects`` on ``hw`` in order, then empty the list (``t``: the pass's
+    time, for the one event the driver itself may have to write)."""
+    for effect in effects:
+        kind = effect[0]
+        if kind == EVENT:
+            hw.write_line(events.line(effect[1], effect[2], effect[3]))
+        elif kind == FRAME:
+            hw.show(effect[1])
+        elif kind == LED:
+            hw.led(effect[1], effect[2])
+        elif kind == TONE:
+            hw.tone(effect[1], effect[2])
+        elif kind == SAVE:
+            problem = hw.save_settings(effect[1])
+            if problem:
+                hw.write_line(events.line("error", t, {"msg": problem, "line": "save"}))
+    del effects[:]
+
+
+async def run(core, hw):
+    """Step ``core`` on ``hw`` until the hardware layer says stop."""
+    lines = []
+    wait_ms = 0
+    while await hw.wait(wait_ms):
+        line = hw.read_line()
+        while line is not None:
+            lines.append(line)
+            line = hw.read_line()
+        now = hw.ticks_us()
+        wait_ms = core.step(now, hw.ring, lines, hw.unsent)
+        if lines:
+            del lines[:]
+        apply(core.effects, hw, core.ctx.t)
+        hw.service(now)

@@ -1,0 +1,10 @@
+"""The simulator's side of the firmware: a simulated board, scripts of timed inputs, and
+the headless runner. It runs on CPython and on the MicroPython unix port, and is never
+deployed to a board (``firmware/manifest.py`` leaves it out): on a laptop it takes the
+place of ``courtside.hw.pico``, under the unchanged ``courtside`` core.
+
+- ``board``: ``SimBoard``, the hardware layer in virtual or real time;
+- ``script``: reading and checking scripts (docs/simulator.md), as a stream;
+- ``console``: command lines and ``sim`` presses from standard input (the virtual Pico);
+- ``headless``: ``python -m courtside_sim.headless SCRIPT`` prints the event stream.
+"""

@@ -1,0 +1,114 @@
+"""Headless simulator: run the firmware on a script of timed inputs, print the event stream.
+
+Runs unchanged on CPython and on the MicroPython unix port, with the firmware folder on
+the path (``PYTHONPATH`` or ``MICROPYPATH``):
+
+    python -m courtside_sim.headless [--seed N] [--t0 TICKS] [--pins FILE]
+                                     [--set name=value ...] [--busy-ms MS] SCRIPT
+    micropython -m courtside_sim.headless SCRIPT
+
+``--t0`` starts the tick counter elsewhere on its 2**30 circle (e.g. just before the wrap);
+``--busy-ms`` makes every pass of the main loop take that long (docs/simulator.md).
+Exit status: 0 on success, 2 on a bad script, pin map or setting (with a message on stderr).
+"""
+
+import sys
+
+OPTIONS = ("--seed", "--t0", "--pins", "--set", "--busy-ms")
+
+
+def _here():
+    path = __file__ if "/" in __file__ else "./" + __file__
+    return path.rsplit("/", 1)[0]
+
+
+def default_pins():
+    return _here() + "/../../hardware/pinmap.json"
+
+
+def main(argv, out=None):
+    from courtside.settings import whole
+    opts = {"--seed": "1", "--t0": "0", "--pins": None, "--busy-ms": "0"}
+    changes = []
+    script_path = None
+    args = list(argv)
+    while args:
+        a = args.pop(0)
+        if a in OPTIONS:
+            if not args:
+                return _fail("%s needs a value" % a)
+            if a == "--set":
+                changes.append(args.pop(0))
+            else:
+                opts[a] = args.pop(0)
+        elif script_path is None and not a.startswith("--"):
+            script_path = a
+        else:
+            return _fail("unexpected argument %r" % a)
+    if script_path is None:
+        return _fail("usage: headless.py [--seed N] [--t0 TICKS] [--pins FILE] [--set k=v] "
+                     "[--busy-ms MS] SCRIPT")
+    numbers = {}
+    for name in ("--seed", "--t0", "--busy-ms"):
+        value = whole(opts[name], 18)
+        if value is None or value < 0:
+            return _fail("%s needs a whole number, not %r" % (name, opts[name]))
+        numbers[name] = value
+    return run_script(script_path, seed=numbers["--seed"], t0=numbers["--t0"],
+                      pins_path=opts["--pins"], changes=changes, out=out,
+                      busy_ms=numbers["--busy-ms"])
+
+
+def run_script(script_path, seed=1, t0=0, pins_path=None, changes=(), out=None, busy_ms=0):
+    # In the order that keeps a board-sized heap in one piece: the pin map (whose checker
+    # is dropped again), then everything that stays loaded, then the script's garbage.
+    from courtside import pins as pin_map
+    pins_path = pins_path or default_pins()
+    try:
+        pins = pin_map.load(pins_path)
+    except (OSError, ValueError) as e:
+        return _fail("pin map %s: %s" % (pins_path, e))
+    from courtside import driver  # noqa: F401
+    from courtside import settings as config
+    from courtside.core import Core  # noqa: F401
+    from courtside_sim.board import SimBoard  # noqa: F401
+    from courtside_sim.script import Script, ScriptError
+    try:
+        settings = config.merged(config.DEFAULTS, config.parse(changes)) if changes else None
+    except ValueError as e:
+        return _fail(str(e))
+    try:
+        script = Script(lambda: open(script_path, "rb"), pins)
+    except OSError as e:
+        return _fail("cannot read %s (%s)" % (script_path, e))
+    except ScriptError as e:
+        return _fail(str(e))
+    run(pins, script, settings, seed=seed, t0=t0, out=out, busy_ms=busy_ms)
+    return 0
+
+
+def run(pins, script, settings=None, seed=1, t0=0, out=None, busy_ms=0, rng=None):
+    """Run ``script`` (a ``Script`` or ``Items``) to its end in virtual time; ``rng``
+    replaces the seeded draws (a replay follows a log's own draws)."""
+    try:
+        import asyncio
+    except ImportError:
+        import uasyncio as asyncio
+    from courtside import driver
+    from courtside.core import Core
+    from courtside.fair import Fair, seeded
+    from courtside_sim.board import SimBoard
+    board = SimBoard(pins, script=script, t0=t0, out=out, busy_ms=busy_ms)
+    core = Core(pins, settings, rng or Fair(seeded(seed)), now=board.ticks_us(),
+                levels=board.levels(), capture=board.capture.name)
+    asyncio.run(driver.run(core, board))
+    return core
+
+
+def _fail(msg):
+    sys.stderr.write("courtside sim: %s\n" % msg)
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

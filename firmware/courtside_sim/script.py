@@ -1,0 +1,209 @@
+"""Scripts of timed inputs for the simulator, read as a stream and checked first.
+
+A script is JSON lines (docs/simulator.md): ``{"t": us, "p": 1..4 or 0, "b": button,
+"e": "down" | "up" | "tap"}`` for an edge (``p`` 0 with ``b`` "MAIN" is the main-unit
+button; "tap" is a clean 80 ms press), or ``{"t": us, "cmd": "line"}`` for a laptop
+command. Blank lines and lines starting with ``#`` are comments.
+
+``Script`` checks every line before anything runs (so a bad line at the end of an hour's
+script is refused before the first event), then hands the inputs out in time order.
+A script whose lines are already in time order is streamed from the file, so its size
+does not matter; one out of order is sorted in memory.
+
+    script = Script(lambda: open(path, "rb"), pins)    # ScriptError naming the line
+    while script.next_time() is not None:
+        t, kind, a, b = script.take()   # ("edge", button id, closed) or ("cmd", line, None)
+"""
+
+import json
+
+BUTTON_NAMES = {"THROW": 0, "DODGE": 1, "CATCH": 2, "PASS": 3,
+                "UP": 0, "DOWN": 1, "LEFT": 2, "RIGHT": 3}
+TAP_US = 80000
+MAX_T = 8 * 3600 * 1000000   # eight hours of play, in us
+LINE_MAX = 4096              # bytes in one script line
+_CHUNK = 512
+
+
+class ScriptError(ValueError):
+    pass
+
+
+def button_id(p, b, pins, where="script line"):
+    """The button id for box ``p`` (or 0 with MAIN) and button name ``b``."""
+    if b == "MAIN" and p in (0, None):
+        return pins.main_id
+    if type(p) is not int or not 1 <= p <= pins.boxes:
+        raise ScriptError("%s: \"p\" must be a box from 1 to %d (or 0 with MAIN)" % (where, pins.boxes))
+    if b not in BUTTON_NAMES:
+        raise ScriptError("%s: unknown button %r" % (where, b))
+    return 4 * (p - 1) + BUTTON_NAMES[b]
+
+
+def _decode(number, raw):
+    try:
+        return bytes(raw).decode().strip()
+    except UnicodeError:
+        raise ScriptError("script line %d: not UTF-8 text" % number) from None
+
+
+def parse_line(number, text, pins):
+    """(input, release) for one stripped script line: its input as (t, kind, a, b), and
+    for a tap the release 80 ms later (else None); (None, None) for a comment."""
+    if not text or text.startswith("#"):
+        return None, None
+    try:
+        item = json.loads(text)
+    except (ValueError, RuntimeError, MemoryError):   # RuntimeError: nested too deep
+        raise ScriptError("script line %d: not JSON: %s" % (number, text[:60])) from None
+    if not isinstance(item, dict) or type(item.get("t")) is not int or not 0 <= item["t"] <= MAX_T:
+        raise ScriptError("script line %d: needs a whole time \"t\" in us from 0 to %d"
+                          % (number, MAX_T))
+    t = item["t"]
+    if "cmd" in item:
+        if not isinstance(item["cmd"], str):
+            raise ScriptError("script line %d: \"cmd\" must be a string" % number)
+        return (t, "cmd", item["cmd"], None), None
+    button = button_id(item.get("p"), item.get("b"), pins, "script line %d" % number)
+    edge = item.get("e", "tap")
+    if edge == "down":
+        return (t, "edge", button, True), None
+    if edge == "up":
+        return (t, "edge", button, False), None
+    if edge == "tap":
+        return (t, "edge", button, True), (t + TAP_US, "edge", button, False)
+    raise ScriptError("script line %d: \"e\" must be down, up or tap" % number)
+
+
+class Script:
+    """The inputs of a script file in time order (stable: equal times keep file order)."""
+
+    def __init__(self, open_lines, pins):
+        self.pins = pins
+        self._open = open_lines
+        self.last = 0                 # the time of the last input
+        ordered = self._check()
+        self._items = self._stream() if ordered else self._sorted()
+        self._next = None
+        self._advance()
+
+    def _lines(self):
+        """(number, text) for every line; a line longer than LINE_MAX is refused."""
+        source = self._open()
+        try:
+            line = bytearray()
+            number = 0
+            long = False
+            while True:
+                chunk = source.read(_CHUNK)
+                if not chunk:
+                    break
+                start = 0
+                while True:
+                    end = chunk.find(b"\n", start)
+                    piece = chunk[start:] if end < 0 else chunk[start:end]
+                    if len(line) + len(piece) > LINE_MAX:
+                        long = True
+                    else:
+                        line.extend(piece)
+                    if end < 0:
+                        break
+                    number += 1
+                    if long:
+                        raise ScriptError("script line %d: longer than %d bytes" % (number, LINE_MAX))
+                    yield number, _decode(number, line)
+                    line = bytearray()
+                    start = end + 1
+            if line or long:
+                number += 1
+                if long:
+                    raise ScriptError("script line %d: longer than %d bytes" % (number, LINE_MAX))
+                yield number, _decode(number, line)
+        finally:
+            source.close()
+
+    def _check(self):
+        """Read every line once; True when the lines come in time order."""
+        ordered = True
+        before = 0
+        for number, text in self._lines():
+            item, release = parse_line(number, text, self.pins)
+            if item is None:
+                continue
+            if item[0] < before:
+                ordered = False
+            before = item[0]
+            last = release[0] if release else item[0]
+            if last > self.last:
+                self.last = last
+        return ordered
+
+    def _stream(self):
+        pending = []   # releases of taps still to come, in time order
+        for number, text in self._lines():
+            item, release = parse_line(number, text, self.pins)
+            if item is None:
+                continue
+            while pending and pending[0][0] <= item[0]:
+                yield pending.pop(0)
+            yield item
+            if release:
+                i = len(pending)
+                while i and pending[i - 1][0] > release[0]:
+                    i -= 1
+                pending.insert(i, release)
+        while pending:
+            yield pending.pop(0)
+
+    def _sorted(self):
+        items = []
+        try:
+            for number, text in self._lines():
+                item, release = parse_line(number, text, self.pins)
+                if item is not None:
+                    items.append((item[0], len(items), item))
+                if release is not None:
+                    items.append((release[0], len(items), release))
+            items.sort()
+        except MemoryError:
+            raise ScriptError("script too large to sort in memory: put its lines in time order") from None
+        for entry in items:
+            yield entry[2]
+
+    def _advance(self):
+        try:
+            self._next = next(self._items)
+        except StopIteration:
+            self._next = None
+
+    def next_time(self):
+        """The time of the next input, or None when the script is done."""
+        return None if self._next is None else self._next[0]
+
+    def take(self):
+        item = self._next
+        self._advance()
+        return item
+
+
+def from_lines(lines, pins):
+    """A ``Script`` of lines already in memory (tests, the keyboard's own scripts)."""
+    import io
+    data = "\n".join(lines).encode()
+    return Script(lambda: io.BytesIO(data), pins)
+
+
+class Items:
+    """Inputs already in hand (a replay, a test), with the same interface as ``Script``."""
+
+    def __init__(self, items):
+        self._items = sorted(items, key=lambda i: i[0])   # stable: equal times keep order
+        self._i = 0
+        self.last = self._items[-1][0] if self._items else 0
+
+    def next_time(self):
+        return self._items[self._i][0] if self._i < len(self._items) else None
+
+    def take(self):
+        self._i += 1
+        return self._items[self._i - 1]
