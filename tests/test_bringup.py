@@ -9,9 +9,9 @@ from pathlib import Path
 from conftest import ROOT
 from courtside import bringup, pinmap, power, tones
 from courtside.clock import wrap
+from courtside.ring import Ring
 from courtside_sim.board import SimBoard
 from courtside_sim.script import from_lines
-from courtside.ring import Ring
 
 PINS = pinmap.load(str(ROOT / "hardware" / "pinmap.json"))
 TWO = pinmap.load(str(ROOT / "hardware" / "variants" / "two_boxes.json"))

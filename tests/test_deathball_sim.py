@@ -7,7 +7,6 @@ board rebuilt from its events must be the board the referee reports.
 """
 
 import json
-import subprocess
 import sys
 
 import pytest

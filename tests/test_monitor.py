@@ -41,9 +41,11 @@ def test_monitor_shows_and_logs_a_live_game(pico, tmp_path):
     tie = next(e for e in events if e["ev"] == "tie")
     assert tie["players"] == [1, 2] and sorted(tie["draw"]) == [1, 2] and tie["gap"] < 60000
     assert "TIE" in out.stdout and "contest 1" in out.stdout and "P1" in out.stdout
-    # ... and the saved game replays to the same verdict through the same arbiter
+    # ... and the saved game (the monitor came in after the board started) replays from
+    # its game start to the same stream, through the same core
     report = rp.rejudge(events)
-    assert len(report.contests) == 1 and report.contests[0].same
+    assert report.identical and len(report.contests) == 1 and report.contests[0].same
+    assert "middle of a session" in report.sessions[0].notes[0]
 
 
 def test_monitor_fails_clearly_without_a_board(tmp_path):

@@ -169,27 +169,32 @@ class Core:
     # inputs -----------------------------------------------------------------------------
 
     def _edges(self, out):
+        """Hand debounced edges on: every one is recorded in the stream as an input (a
+        press, a release), so a log can be replayed through the core."""
         self._check_boxes()
         ctx = self.ctx
-        stage = self.stage
         for kind, button, stamp in out:
             if button == self.main_id:
                 self._main_edge(kind, stamp)
                 continue
+            stage = self.stage
             box, k = divmod(button, 4)
             if kind == PRESS:
-                if not self.faulty[box]:
-                    if not stage.records_presses:
-                        ctx.emit_at(stamp, "button", p=box + 1, b=stage.buttons[k], long=False)
-                    stage.press(ctx, box, k, stamp)
-                    self._settle()
-                    stage = self.stage
+                if self.faulty[box]:
+                    ctx.emit_at(stamp, "ignored", p=box + 1, b=stage.buttons[k], why="box fault")
+                    continue
+                if not stage.records_presses:
+                    ctx.emit_at(stamp, "button", p=box + 1, b=stage.buttons[k])
+                stage.press(ctx, box, k, stamp)
+                self._settle()
+            elif kind == RELEASE:
+                ctx.emit_at(stamp, "release", p=box + 1, b=stage.buttons[k])
             elif kind == STUCK:
                 self._emit("stuck", p=box + 1, b=NAMES[k])
                 ctx.light(box, lights.FAULT)
                 ctx.tone("fault")
             elif kind == UNSTUCK:
-                self._emit("unstuck", p=box + 1, b=NAMES[k])
+                ctx.emit_at(stamp, "unstuck", p=box + 1, b=NAMES[k])
         del out[:]
 
     def _check_boxes(self):
@@ -212,23 +217,25 @@ class Core:
                 self.stage.withdraw(ctx, box, add(ctx.now, -_GLITCH_US))
 
     def _main_edge(self, kind, stamp):
+        ctx = self.ctx
         if kind == PRESS:
             self.long_done = False
-        elif kind == RELEASE and not self.long_done:
-            self.ctx.emit_at(stamp, "button", p=0, b="MAIN", long=False)
-            self.stage.main(self.ctx, stamp)
-            self._settle()
+            ctx.emit_at(stamp, "button", p=0, b="MAIN")
+        elif kind == RELEASE:
+            ctx.emit_at(stamp, "release", p=0, b="MAIN")
+            if not self.long_done:
+                self.stage.main(ctx, stamp)
+                self._settle()
         elif kind == STUCK:
             self._emit("stuck", p=0, b="MAIN")
         elif kind == UNSTUCK:
-            self._emit("unstuck", p=0, b="MAIN")
+            ctx.emit_at(stamp, "unstuck", p=0, b="MAIN")
 
     def _long_press(self, now):
         held = self.debouncer.held_us(self.main_id, now)
         if self.long_done or held < self.settings["long_ms"] * 1000:
             return
         self.long_done = True
-        self._emit("button", p=0, b="MAIN", long=True)
         self.ctx.tone("mode")
         if self.stage.long_press == NEXT_MODE:
             self.enter(MODES[(MODES.index(self.mode) + 1) % len(MODES)])

@@ -27,7 +27,7 @@ class DodgeBall(Stage):
 
     def press(self, ctx, box, button, stamp):
         if box not in ctx.players:
-            ctx.emit("ignored", p=box + 1, b=NAMES[button], why="box not in this game")
+            ctx.emit_at(stamp, "ignored", p=box + 1, b=NAMES[button], why="box not in this game")
             return
         for contest in self.arbiter.poll(stamp):
             self._verdict(ctx, contest)

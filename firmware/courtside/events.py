@@ -31,7 +31,8 @@ help commands
 cmd line
 ok cmd
 error msg line
-button p b long
+button p b
+release p b
 stuck p b
 unstuck p b
 fault kind p | closed
@@ -66,9 +67,10 @@ winner p together
 position text phase
 """
 
-# Events that record an input to the core rather than a decision of it: a replay feeds
-# these back in (a Dodge Ball ``press`` is both: its first edge is the input).
-INPUTS = ("cmd", "button", "press", "ignored")
+# Events that record an input to the core, not only a decision of it: a replay feeds these
+# back in (a Dodge Ball ``press`` is both: its first edge is the input, its fields the
+# judgement; ``unstuck`` is the release of a stuck button).
+INPUTS = ("cmd", "button", "press", "ignored", "release", "unstuck")
 
 
 def kinds():

@@ -73,7 +73,8 @@ def _run(hw, pins, settings, settings_path, rng_source):
 async def _virtual(core, hw):
     import asyncio
 
-    from courtside import driver
     from courtside_sim.console import stdin_lines
+
+    from courtside import driver
     asyncio.create_task(stdin_lines(hw))
     await driver.run(core, hw)

@@ -116,8 +116,9 @@ class SimBoard:
             _, kind, a, b = script.take()
             if kind == "cmd":
                 self.lines.append(a)
-            else:
+            elif kind == "edge":
                 changed = self._set(a, b) or changed
+            # any other kind ("tick") only asks for a pass at t
         if changed:
             self.ring.put(clock.wrap(self.t0 + t), self.level)
 

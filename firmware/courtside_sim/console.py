@@ -12,6 +12,7 @@ import sys
 
 from courtside import events
 from courtside.settings import whole
+
 from courtside_sim.script import TAP_US, ScriptError, button_id
 
 try:

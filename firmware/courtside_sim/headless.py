@@ -71,6 +71,7 @@ def run_script(script_path, seed=1, t0=0, pins_path=None, changes=(), out=None, 
     from courtside import driver  # noqa: F401
     from courtside import settings as config
     from courtside.core import Core  # noqa: F401
+
     from courtside_sim.board import SimBoard  # noqa: F401
     from courtside_sim.script import Script, ScriptError
     try:
@@ -97,6 +98,7 @@ def run(pins, script, settings=None, seed=1, t0=0, out=None, busy_ms=0, rng=None
     from courtside import driver
     from courtside.core import Core
     from courtside.fair import Fair, seeded
+
     from courtside_sim.board import SimBoard
     board = SimBoard(pins, script=script, t0=t0, out=out, busy_ms=busy_ms)
     core = Core(pins, settings, rng or Fair(seeded(seed)), now=board.ticks_us(),

@@ -134,8 +134,7 @@ class Script:
                 ordered = False
             before = item[0]
             last = release[0] if release else item[0]
-            if last > self.last:
-                self.last = last
+            self.last = max(self.last, last)
         return ordered
 
     def _stream(self):

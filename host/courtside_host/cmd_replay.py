@@ -3,9 +3,11 @@
     courtside replay logs/courtside-20261130-190000.jsonl            # must match the board
     courtside replay game.jsonl --tie-us 5000                        # what if the window were 5 ms?
 
-Exit status: 0 when the replay with the recorded settings gives the board's verdicts (or
-when other settings were asked for), 1 when it does not (a log from other firmware, or a
-damaged log), 2 when the log holds no Dodge Ball game.
+Every session in the log (one per ``hello``) is replayed through the firmware's own core,
+Dodge Ball and Deathball alike (docs/laptop.md#replay). Exit status: 0 when the replay
+with the recorded settings gives the board's stream (or when other settings were asked
+for), 1 when it does not (a log from other firmware, or a damaged log), 2 when there is
+nothing to replay or the command is wrong.
 """
 
 from pathlib import Path
@@ -31,7 +33,7 @@ def run(args):
         events = eventlog.read(args.log)
     except OSError as e:
         console.print("[bold red]replay:[/] %s" % e)
-        return 1
+        return 2
     overrides = {k: v for k, v in (("tie_us", args.tie_us), ("contest_ms", args.contest_ms),
                                    ("answer_ms", args.answer_ms)) if v is not None}
     if overrides:
@@ -40,35 +42,53 @@ def run(args):
             config.merged(config.DEFAULTS, overrides)
         except ValueError as e:
             console.print("[bold red]replay:[/] %s" % e)
-            return 1
+            return 2
     report = rp.rejudge(events, overrides)
-    if not report.games:
-        console.print("no Dodge Ball game in %s" % args.log)
+    if report.skipped:
+        console.print("[yellow]%d events before the first hello were not replayed (the log "
+                      "starts in the middle of a session)[/]" % report.skipped)
+    if not report.sessions:
+        console.print("nothing to replay in %s: no session starts in it" % args.log)
         return 2
     import courtside
     if report.firmware and report.firmware != courtside.VERSION:
-        console.print("[yellow]the log comes from Courtside %s; judging with %s[/]"
+        console.print("[yellow]the log comes from Courtside %s; replaying with %s[/]"
                       % (report.firmware, courtside.VERSION))
-    judging = ", ".join("%s=%s" % (k, report.settings[k]) for k in rp.JUDGING)
+    for session in report.sessions:
+        for note in session.notes:
+            console.print("session %d: %s" % (session.number, note))
+        if session.difference is not None:
+            index, was, now = session.difference
+            console.print("[bold red]session %d differs[/] at event %s:\n  board:  %s\n  replay: %s"
+                          % (session.number, index, was, now))
+        for kind, players in session.unrecorded:
+            if kind == "tie":
+                console.print("  session %d: a new tie between %s that the log holds no draw for: "
+                              "lowest player first" % (session.number,
+                                                       ", ".join("P%d" % (q + 1) for q in players)))
+            else:
+                console.print("  session %d: a roll the log holds no face for: rolled afresh"
+                              % session.number)
+    judging = ", ".join("%s=%s" % (k, v) for k, v in sorted(overrides.items())) or "the recorded settings"
     differing = report.differing()
     for c in report.contests:
         if c.same and not args.all:
             continue
-        left = monitor.verdict_table(c.recorded, "game %d contest %d: board" % (c.game, c.number)) \
-            if c.recorded else "game %d contest %d: no verdict on the board" % (c.game, c.number)
-        right = monitor.verdict_table(c.replayed, "replay (%s)" % judging) \
-            if c.replayed else "replay: no such contest"
+        game, number = c.number
+        title = "session %d game %d contest %d" % (c.session, game, number)
+        left = monitor.verdict_table(c.recorded, title + ": board") if c.recorded else \
+            title + ": no verdict on the board"
+        right = monitor.verdict_table(c.replayed, "replay (%s)" % judging) if c.replayed else \
+            "replay: no such contest"
         console.print(Columns([left, right], padding=(0, 4)))
-        for n, was, now in c.early:
-            console.print("  press #%d: early %s on the board, %s in the replay" % (n, was, now))
         console.print()
-    for game, c, players in report.unrecorded:
-        console.print("  game %d contest %d: new tie between %s (no draw recorded; lowest player "
-                      "first)" % (game, c, ", ".join("P%d" % (q + 1) for q in players)))
-    console.print("%d games, %d presses, %d contests re-judged with %s: %s"
-                  % (report.games, report.presses, len(report.contests), judging,
-                     "every verdict the same" if not differing else
-                     "%d verdicts differ" % len(differing)))
-    if differing and not overrides:
+    events_replayed = sum(len(s.replayed) for s in report.sessions)
+    console.print("%d sessions, %d events replayed with %s: %s; %d contests, %s"
+                  % (len(report.sessions), events_replayed, judging,
+                     "identical to the log" if report.identical else
+                     "%d sessions differ" % len(report.differences) if not overrides else "what if",
+                     len(report.contests),
+                     "every verdict the same" if not differing else "%d verdicts differ" % len(differing)))
+    if not overrides and not report.identical:
         return 1
     return 0

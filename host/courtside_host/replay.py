@@ -1,169 +1,322 @@
-"""Replay: re-judge a saved game through the firmware's own arbiter.
+"""Replay: a saved log's inputs fed back to the firmware's own core, its output compared.
 
-A log holds every press (player, button, time of its first edge) and every verdict the
-board gave. Replay feeds the presses, game by game, to ``courtside.arbiter.Arbiter`` -
-the very code the board runs - with the settings the log recorded (or others, such as a
-different tie window), and compares each verdict with the board's:
+Since stream 2 a log records every input the board acted on, in order: each command
+line (``cmd``), each debounced press (``press``, ``ignored``, ``button``) and release
+(``release``, ``unstuck``) of every button, and the settings in force at start (in
+``hello``). Replay splits the log into sessions (one per
+``hello``: a restart ends a session), turns each session's inputs back into the edges
+and lines a board would have had, and runs them through ``courtside.core`` on the
+simulated board in virtual time, the very code the board runs, Dodge Ball and Deathball
+alike. Two things cannot be replayed and are taken from the log instead:
 
-- with the recorded settings every verdict must come out the same (ties included: a tie's
-  fair draw is taken from the log, since a random draw cannot be replayed);
-- with other settings, the contests whose verdict would differ are shown side by side.
+- chance: a tie's fair draw and each die face are read from the log (``RecordedDraws``);
+- the board's buffers: ``overflow`` and ``unsent`` are not compared.
+
+With the recorded settings the replayed stream must equal the log, event for event
+(times aside: a board's passes come a little late, the replay's exactly on time). With
+other settings (``overrides``) the contests whose verdict would differ are listed.
 
     report = rejudge(eventlog.read(path), {"tie_us": 5000})
-    for c in report.contests: c.recorded, c.replayed, c.same
+    report.identical, report.differences, report.differing()
 """
 
+from courtside import events as stream
 from courtside import settings as config
-from courtside.arbiter import NAMES, Arbiter
-from courtside.clock import wrap
+from courtside.fair import Fair, seeded
+from courtside.pins import ARROWS, BUTTONS, Pins
 
 JUDGING = ("tie_us", "contest_ms", "answer_ms")
+NOT_COMPARED = ("overflow", "unsent")
 
 
-class RecordedDraw:
-    """Stands in for the fair draw: orders a tie as the log says the board drew it."""
+class RecordedDraws(Fair):
+    """The board's chance, as the log recorded it: die faces in order, each tie's drawn
+    order by its players. Anything else (the die's tumbling faces) is drawn from a seed."""
 
-    def __init__(self):
-        self.draws = {}        # (game, contest, players) -> drawn order (0-based)
-        self.game = 0
-        self.contest = None
-        self.unrecorded = []   # (game, contest, players) ties the board never had to draw
+    def __init__(self, faces, draws, seed=1):
+        super().__init__(seeded(seed))
+        self.faces = list(faces)
+        self.draws = [list(d) for d in draws]   # 0-based players in drawn order
+        self.unrecorded = []                    # ties or rolls the log had no answer for
+
+    def d6(self):
+        if self.faces:
+            return self.faces.pop(0)
+        self.unrecorded.append(("roll", None))
+        return super().d6()
 
     def shuffle(self, items):
-        key = (self.game, self.contest, tuple(sorted(items)))
-        drawn = self.draws.get(key)
-        if drawn is None:
-            self.unrecorded.append(key)
-            items.sort()           # no draw to follow: lowest player first, marked as such
-            return
-        items[:] = list(drawn)
+        want = sorted(items)
+        for i, drawn in enumerate(self.draws):
+            if sorted(drawn) == want:
+                items[:] = self.draws.pop(i)
+                return items
+        self.unrecorded.append(("tie", tuple(want)))
+        items.sort()           # no draw to follow: lowest player first, and said so
+        return items
 
 
 class Contest:
-    def __init__(self, game, number):
-        self.game = game
+    def __init__(self, session, number, recorded, replayed):
+        self.session = session
         self.number = number
-        self.recorded = None   # the board's verdict event
-        self.replayed = None   # the same shape, from the replay
-        self.early = []        # (n, recorded, replayed) for presses whose early flag differs
+        self.recorded = recorded   # the board's verdict event (dict), or None
+        self.replayed = replayed   # the replay's, or None
 
     @property
     def same(self):
         return self.recorded is not None and self.replayed is not None and \
-            self.recorded.get("order") == self.replayed.get("order") and not self.early
+            _verdict_key(self.recorded) == _verdict_key(self.replayed)
+
+
+class Session:
+    """One run of the firmware in the log, from its ``hello``."""
+
+    def __init__(self, number, recorded):
+        self.number = number
+        self.recorded = recorded           # events as dicts, hello first
+        self.replayed = []
+        self.difference = None             # (index, recorded, replayed) at the first mismatch
+        self.unrecorded = []
+        self.notes = []
+
+    @property
+    def hello(self):
+        return self.recorded[0]
 
 
 class Report:
-    def __init__(self, settings):
-        self.settings = settings
+    def __init__(self, overrides):
+        self.overrides = overrides
+        self.sessions = []
         self.contests = []
-        self.games = 0
-        self.presses = 0
+        self.skipped = 0          # events before the first hello (a log started mid-session)
         self.firmware = None
-        self.unrecorded = []
+
+    @property
+    def differences(self):
+        return [s for s in self.sessions if s.difference is not None]
+
+    @property
+    def identical(self):
+        return bool(self.sessions) and not self.differences
 
     def differing(self):
         return [c for c in self.contests if not c.same]
 
+    @property
+    def unrecorded(self):
+        return [(s.number, u) for s in self.sessions for u in s.unrecorded]
 
-def _verdict(contest, tie_us):
-    order = [{"b": NAMES[p.button], "lag": p.lag, "n": p.n, "p": p.player + 1, "rank": p.rank,
-              "tie": p.tie} for p in contest.order]
-    return {"ev": "verdict", "c": contest.number, "order": order, "tie_us": tie_us}
+
+def split(events):
+    """(events before the first hello, [session events, ...])."""
+    before = []
+    sessions = []
+    for ev in events:
+        if ev.get("ev") == "hello":
+            sessions.append([ev])
+        elif sessions:
+            sessions[-1].append(ev)
+        else:
+            before.append(ev)
+    return before, sessions
 
 
 def rejudge(events, overrides=None):
-    """Re-judge every Dodge Ball game in ``events`` (dicts); returns a Report."""
+    """Replay every session of ``events`` (dicts, as ``eventlog.read`` gives them)."""
     overrides = dict(overrides or {})
-    settings = dict(config.DEFAULTS)
-    settings.update(overrides)
-    report = Report(settings)
-    draw = RecordedDraw()
-    games = []                 # per game: presses (events), verdicts by contest, settings
-    current = None
-    for ev in events:
-        kind = ev["ev"]
-        if kind in ("hello", "pong") and report.firmware is None:
-            report.firmware = ev.get("fw")
-        if kind == "hello":
-            current = None         # the firmware restarted: whatever game was on is over
-        elif kind == "settings":
-            for name in JUDGING:
-                if name in ev and name not in overrides:
-                    settings[name] = ev[name]
-            if current is not None:  # changed mid-game: the board judged on with the new ones
-                current["presses"].append({"ev": "settings", "t": ev["t"], "settings": dict(settings)})
-        elif kind == "start":
-            current = None
-            if ev.get("mode", "dodgeball") == "dodgeball":
-                current = {"presses": [], "verdicts": {}, "settings": dict(settings)}
-                games.append(current)
-                draw.game = len(games)
-        elif kind == "mode":
-            current = None
-        elif current is None:
-            continue
-        elif kind == "press":
-            current["presses"].append(ev)
-        elif kind == "withdrawn":  # part of a box fault: the board took it back
-            current["presses"] = [p for p in current["presses"] if p.get("n") != ev["n"]]
-        elif kind == "verdict":
-            current["verdicts"][ev["c"]] = ev
-        elif kind == "tie":
-            draw.draws[(draw.game, ev["c"], tuple(sorted(q - 1 for q in ev["players"])))] = \
-                [q - 1 for q in ev["draw"]]
-    report.settings = settings
-    for number, game in enumerate(games, 1):
-        draw.game = number
-        _replay_game(game, draw, number, report)
-    report.games = len(games)
-    report.unrecorded = draw.unrecorded
+    report = Report(overrides)
+    before, sessions = split(events)
+    partial = _from_game_start(before)
+    if partial is not None:
+        sessions.insert(0, partial)
+        report.skipped = before.index(partial[1])
+    else:
+        report.skipped = len(before)
+    for number, recorded in enumerate(sessions, 1):
+        session = Session(number, recorded)
+        if report.firmware is None:
+            report.firmware = session.hello.get("fw")
+        replay_session(session, overrides)
+        report.sessions.append(session)
+        report.contests.extend(_contests(session))
     return report
 
 
-def _replay_game(game, draw, number, report):
-    arbiter = Arbiter(game["settings"], draw)
-    judged = []
-    early = {}
+def _from_game_start(events):
+    """A log that starts after its board did (a monitor attached to a running board) is
+    replayed from its first game start, when everything the core holds is known: the
+    mode, the players, and the settings as its last ``settings`` event gave them. Returns
+    the events from there, behind a made-up ``hello`` (None when no game starts)."""
+    settings = None
+    for i, ev in enumerate(events):
+        kind = ev.get("ev")
+        if kind == "settings":
+            settings = {k: v for k, v in ev.items() if k not in ("ev", "t")}
+        elif kind == "start":
+            hello = {"ev": "hello", "t": ev["t"], "mode": ev.get("mode", "dodgeball"), "boxes": 4,
+                     "settings": settings, "from_start": True}
+            return [hello] + events[i:]
+    return None
 
-    def collect(contests):
-        for c in contests:
-            judged.append(_verdict(c, arbiter.tie_us))
 
-    opened = None                  # log time (us since start) of the open contest's first press
+def replay_session(session, overrides):
+    from courtside_sim.script import Items
+    hello = session.hello
+    settings = dict(config.DEFAULTS)
+    if isinstance(hello.get("settings"), dict):
+        settings.update(hello["settings"])
+    elif hello.get("from_start"):
+        session.notes.append("the log starts in the middle of a session and shows no settings "
+                             "before its first game: the defaults are assumed")
+    else:
+        session.notes.append("stream %s logs no settings at start: the defaults are assumed"
+                             % hello.get("stream"))
+    settings.update(overrides)
+    settings = config.merged(config.DEFAULTS, settings)
+    pins = pins_for(hello.get("boxes", 4))
+    rng = draws_of(session.recorded)
+    items = inputs(session.recorded, pins, overrides)
+    out = []
+    core_mode = hello.get("mode", "dodgeball")
+    if hello.get("from_start"):   # bring the core to the game start, unseen
+        start = session.recorded[1]
+        session.notes.append("the log starts in the middle of a session: replayed from its "
+                             "first game start, at %.3f s" % (start["t"] / 1e6))
+        lines = ["join %d" % p for p in start.get("players", ())] + ["start"]
+        items[:0] = [(start["t"], "cmd", line, None) for line in lines]
+    _run(pins, Items(items), settings, rng, core_mode, out.append)
+    session.replayed = [e for e in map(_event, out) if e is not None]
+    if hello.get("from_start"):
+        starts = [i for i, e in enumerate(session.replayed) if e["ev"] == "start"]
+        session.replayed = [hello] + session.replayed[starts[0]:] if starts else [hello]
+    session.unrecorded = rng.unrecorded
+    if not overrides:
+        session.difference = first_difference(session.recorded, session.replayed)
+        if session.difference is None and _releases(session.recorded) != _releases(session.replayed):
+            session.difference = (None, "releases", "releases")
 
-    def close_due(t):
-        # The board closes a contest when its window has passed, whatever comes next; the
-        # log's unwrapped times decide that here, so long pauses cannot wrap the ticks.
-        if arbiter.open is not None and t - opened >= arbiter.contest_us:
-            draw.contest = arbiter.open.number
-            collect(arbiter.close())
 
-    for ev in game["presses"]:     # in the order the board logged them
-        close_due(ev["t"])
-        if ev["ev"] == "settings":
-            arbiter.configure(ev["settings"])
-            continue
-        draw.contest = arbiter.open.number if arbiter.open else None
-        p = arbiter.press(ev["p"] - 1, NAMES.index(ev["b"]), wrap(ev["t"]))
-        if p.lag == 0 and arbiter.open.presses[0] is p:
-            opened = ev["t"]
-        collect(arbiter.done)
-        arbiter.done = []
-        early[p.n] = (ev.get("early"), p.early)
-        report.presses += 1
-    draw.contest = arbiter.open.number if arbiter.open else None
-    collect(arbiter.close())
-    by_press = {}
-    for v in judged:
-        for o in v["order"]:
-            by_press[o["n"]] = v["c"]
-    numbers = sorted(set(game["verdicts"]) | {v["c"] for v in judged})
-    replayed = {v["c"]: v for v in judged}
-    for c in numbers:
-        contest = Contest(number, c)
-        contest.recorded = game["verdicts"].get(c)
-        contest.replayed = replayed.get(c)
-        contest.early = [(n, a, b) for n, (a, b) in sorted(early.items())
-                         if by_press.get(n) == c and a is not None and a != b]
-        report.contests.append(contest)
+def _run(pins, script, settings, rng, mode, out):
+    import asyncio
+
+    from courtside import driver
+    from courtside.core import Core
+    from courtside_sim.board import SimBoard
+    board = SimBoard(pins, script=script, out=out)
+    core = Core(pins, settings, rng, now=board.ticks_us(), levels=board.levels(), capture="replay",
+                mode=mode)
+    asyncio.run(driver.run(core, board))
+
+
+def _event(text):
+    parsed = stream.parse(text)
+    if parsed is None:
+        return None
+    kind, t, fields = parsed
+    fields["ev"] = kind
+    fields["t"] = t
+    return fields
+
+
+def pins_for(boxes):
+    """A pin map with ``boxes`` boxes: the replay needs the board's shape, not its wiring."""
+    data = {"board": "pico", "boxes": [], "buzzer": 27, "matrix": {"pin": 28}}
+    gpio = 0
+    for box in range(boxes):
+        data["boxes"].append({"buttons": {b: gpio + k for k, b in enumerate(BUTTONS)}, "led": 20 + box})
+        gpio += 4
+    data["main_button"] = gpio
+    return Pins(data)
+
+
+def draws_of(events):
+    faces = []
+    draws = []
+    for ev in events:
+        kind = ev.get("ev")
+        if kind == "roll" and not ev.get("forced"):
+            faces.append(ev["face"])
+        elif kind == "bounce" and not ev.get("forced"):
+            faces.append(ev["face"])
+        elif kind == "tie":
+            draws.append([p - 1 for p in ev["draw"]])
+    return RecordedDraws(faces, draws)
+
+
+def _button_of(ev, pins):
+    name = ev.get("b")
+    p = ev.get("p")
+    if p == 0 and name == "MAIN":
+        return pins.main_id
+    k = BUTTONS.index(name) if name in BUTTONS else ARROWS.index(name)
+    return 4 * (p - 1) + k
+
+
+def inputs(events, pins, overrides=None):
+    """The edges and lines a board had, as simulator inputs (t, kind, a, b), from a
+    session's input records: every debounced press and release of every button, at its
+    first edge, and every command line."""
+    items = []
+    override_line = "set " + " ".join("%s=%s" % kv for kv in sorted((overrides or {}).items()))
+    for ev in events:
+        kind = ev.get("ev")
+        if kind == "cmd":
+            items.append((ev["t"], "cmd", ev["line"], None))
+            if overrides and ev["line"].split()[:1] == ["set"]:
+                items.append((ev["t"], "cmd", override_line, None))   # what if: still in force
+        elif kind in ("press", "ignored", "button"):
+            items.append((ev["t"], "edge", _button_of(ev, pins), True))
+        elif kind in ("release", "unstuck"):
+            items.append((ev["t"], "edge", _button_of(ev, pins), False))
+    return items
+
+
+def first_difference(recorded, replayed):
+    """(index, recorded, replayed) at the first event that differs, or None.
+
+    Releases are compared apart, in time order: the log says when a contact opened, not
+    in which pass of the loop the debouncer let it go, so two releases noticed close
+    together may come out of the replay in the other order."""
+    a = [e for e in map(_comparable, recorded) if e is not None]
+    b = [e for e in map(_comparable, replayed) if e is not None]
+    for i in range(max(len(a), len(b))):
+        x = a[i] if i < len(a) else None
+        y = b[i] if i < len(b) else None
+        if x != y:
+            return i, x, y
+    return None
+
+
+def _comparable(ev):
+    kind = ev.get("ev")
+    if kind in NOT_COMPARED or kind == "release":
+        return None
+    out = {k: v for k, v in ev.items() if k != "t"}
+    if kind in ("hello", "pong"):
+        out.pop("capture", None)
+    return out
+
+
+def _releases(events):
+    return sorted((e["t"], e["p"], e["b"]) for e in events if e.get("ev") == "release")
+
+
+def _verdict_key(v):
+    return v.get("c"), v.get("order")   # the window it was judged with is not the verdict
+
+
+def _contests(session):
+    recorded = {}
+    replayed = {}
+    game = 0
+    for events, into in ((session.recorded, recorded), (session.replayed, replayed)):
+        game = 0
+        for ev in events:
+            if ev.get("ev") == "start":
+                game += 1
+            elif ev.get("ev") == "verdict":
+                into[(game, ev["c"])] = ev
+    return [Contest(session.number, key, recorded.get(key), replayed.get(key))
+            for key in sorted(set(recorded) | set(replayed))]
