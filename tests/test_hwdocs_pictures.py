@@ -1,0 +1,299 @@
+"""The wiring diagram, the box panel and the main-unit layout: one wire per used pin, the
+same nets in both pictures, no two wires along each other, holes that fit the lid, and
+every committed picture rendered by a real SVG renderer at the size it claims."""
+
+import json
+import os
+import random
+import re
+import shutil
+import struct
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+import zlib
+
+import pytest
+from conftest import ROOT
+
+sys.path.insert(0, str(ROOT / "host"))
+
+from courtside import pinmap  # noqa: E402
+from courtside_host import hwdocs, hwdocs_panel, hwdocs_parts, hwdocs_route  # noqa: E402
+
+HARDWARE = ROOT / "hardware"
+MAPS = [HARDWARE / "pinmap.json", *sorted((HARDWARE / "variants").glob("*.json"))]
+SVG = "{http://www.w3.org/2000/svg}"
+WIRED = ("wiring.svg", "main-unit-layout.svg")
+
+
+def _draw(name, data):
+    return hwdocs.PICTURES[name](data, "test")
+
+
+def _wires(svg_text):
+    """data-pin -> [(net, points)] for every wire that lands on a Pico pin, and the pin
+    stubs: pin -> (x, y) of the end a wire lands on."""
+    root = ET.fromstring(svg_text)
+    wires: dict = {}
+    for el in root.iter(SVG + "polyline"):
+        if el.get("class") == "wire" and el.get("data-pin"):
+            points = [tuple(float(v) for v in p.split(",")) for p in el.get("points").split()]
+            wires.setdefault(int(el.get("data-pin")), []).append((el.get("data-net"), points))
+    stubs = {int(el.get("data-pin")): (float(el.get("x1")), float(el.get("y1")))
+             for el in root.iter(SVG + "line") if el.get("class") == "pin"}
+    return wires, stubs
+
+
+def _used_pins(data):
+    used = {n.pin: n.name for n in hwdocs_parts.nets(data)}
+    used.update({hwdocs_parts.VBUS_PIN: "VBUS", hwdocs_parts.V3V3_PIN: "3V3", hwdocs_parts.GND_PIN: "GND"})
+    return used
+
+
+def _check_one_wire_per_pin(svg_text, data):
+    wires, stubs = _wires(svg_text)
+    assert sorted(stubs) == list(range(1, 41))
+    used = _used_pins(data)
+    assert sorted(wires) == sorted(used), "a wire lands on a pin the map does not use, or one is missing"
+    for pin, landed in wires.items():
+        assert len(landed) == 1, "pin %d has %d wires" % (pin, len(landed))
+        net, points = landed[0]
+        assert net == used[pin]
+        assert points[-1] == pytest.approx(stubs[pin]), "the wire of pin %d stops short of it" % pin
+        for (x1, y1), (x2, y2) in zip(points, points[1:]):
+            assert x1 == x2 or y1 == y2, "wires run along the grid"
+    routes = {landed[0][0]: landed[0][1] for landed in wires.values()}
+    assert hwdocs_route.clashes(routes, {}) == []
+
+
+@pytest.mark.parametrize("name", WIRED)
+@pytest.mark.parametrize("path", MAPS, ids=[p.stem for p in MAPS])
+def test_every_used_pin_has_exactly_one_wire(path, name):
+    data = json.loads(path.read_text())
+    svg = _draw(name, data)
+    assert svg == _draw(name, data)  # deterministic
+    _check_one_wire_per_pin(svg, data)
+
+
+def _random_map(seed):
+    rnd = random.Random(seed)
+    data = json.loads((HARDWARE / "pinmap.json").read_text())
+    gpios = list(pinmap.BOARDS["pico"])
+    rnd.shuffle(gpios)
+    data["boxes"] = [{"buttons": {b: gpios.pop() for b in pinmap.BUTTONS}, "led": gpios.pop()}
+                     for _ in range(rnd.randint(1, 4))]
+    data["main_button"], data["buzzer"], data["matrix"]["pin"] = gpios.pop(), gpios.pop(), gpios.pop()
+    pinmap.PinMap(data)
+    return data
+
+
+@pytest.mark.parametrize("seed", [1, 2, 5, 8, 13, 21, 34, 55])
+def test_any_map_is_drawn_with_one_wire_per_pin(seed):
+    """Pins scattered at random over the board, not only the committed maps' tidy runs."""
+    data = _random_map(seed)
+    for name in WIRED:
+        _check_one_wire_per_pin(_draw(name, data), data)
+
+
+def test_a_clash_is_found():
+    """The overlap check itself: two wires along each other, and one merely crossing."""
+    routes = {"a": [(0, 0), (100, 0)], "b": [(50, 3), (200, 3)], "c": [(60, -50), (60, 50)]}
+    assert hwdocs_route.clashes(routes, {}) == [("a", "b")]
+    stub = {"pin 1": ("", ((120, 40), (160, 40)))}
+    assert hwdocs_route.clashes({"d": [(0, 40), (130, 40)]}, stub) == [("d", "pin 1")]
+
+
+@pytest.mark.parametrize("path", MAPS, ids=[p.stem for p in MAPS])
+def test_wiring_and_layout_join_the_same_things(path):
+    data = json.loads(path.read_text())
+    joined = [{pin: landed[0][0] for pin, landed in _wires(_draw(name, data))[0].items()} for name in WIRED]
+    assert joined[0] == joined[1]
+
+
+def _stroke_colours(svg_text, net):
+    root = ET.fromstring(svg_text)
+    out = set()
+    for el in root.iter(SVG + "polyline"):
+        if el.get("data-net") == net:
+            out.add(el.get("stroke"))
+    return out
+
+
+@pytest.mark.parametrize("path", MAPS, ids=[p.stem for p in MAPS])
+def test_box_lines_wear_their_cable_colour(path):
+    data = json.loads(path.read_text())
+    svg = _draw("wiring.svg", data)
+    stripes = {}
+    root = ET.fromstring(svg)
+    elements = list(root.iter(SVG + "polyline"))
+    for el, after in zip(elements, elements[1:]):   # a striped wire: white, then its dashes
+        if el.get("class") == "wire" and el.get("stroke") == "#ffffff":
+            stripes.setdefault(el.get("data-net"), set()).add(after.get("stroke"))
+    for net in hwdocs_parts.nets(data):
+        if net.box < 0:
+            continue
+        name, colour, striped = hwdocs_parts.cable_colour(data, net.contact)
+        assert name == hwdocs_parts.WIRE_COLOURS["T568B"][int(net.contact) - 1]
+        if striped:
+            assert stripes[net.name] == {colour}, net.label
+            assert _stroke_colours(svg, net.name) == {"#ffffff"}
+        else:
+            assert _stroke_colours(svg, net.name) == {colour}, net.label
+
+
+@pytest.mark.parametrize("path", MAPS, ids=[p.stem for p in MAPS])
+def test_wiring_diagram_draws_every_part(path):
+    data = json.loads(path.read_text())
+    root = ET.fromstring(_draw("wiring.svg", data))
+    texts = [t.text or "" for t in root.iter(SVG + "text")]
+    boxes = len(data["boxes"])
+    assert [t for t in texts if re.fullmatch(r"Box \d", t)] == ["Box %d" % (i + 1) for i in range(boxes)]
+    for b, arrow in zip(pinmap.BUTTONS, pinmap.ARROWS):
+        assert texts.count("%s / %s" % (b, arrow)) == boxes
+    assert texts.count("LED") == boxes
+    assert texts.count(hwdocs_parts.PULL_UP) == 4 * boxes + 1     # one pull-up per button line
+    assert texts.count(hwdocs_parts.FILTER_C) == 4 * boxes + 1
+    for part in ("1N4148", "74AHCT125", "ROLL / MENU", "piezo", "1000 µF, 6.3 V or more, at the panel"):
+        assert part in texts
+
+
+def test_layout_has_one_input_row_per_line():
+    data = json.loads((HARDWARE / "pinmap.json").read_text())
+    texts = [t.text or "" for t in ET.fromstring(_draw("main-unit-layout.svg", data)).iter(SVG + "text")]
+    for i in range(4):
+        for contact in ("1", "2", "3", "6", "4"):
+            assert any(t.startswith("J%d contact %s (" % (i + 1, contact)) for t in texts)
+    assert texts.count(hwdocs_parts.PULL_UP) == 17
+    assert texts.count(hwdocs_parts.LED_R) == 4 + (hwdocs_parts.DATA_R == hwdocs_parts.LED_R)  # + matrix data
+
+
+# ---------------------------------------------------------------- the box panel
+
+def test_panel_holes_fit_the_lid_and_each_other():
+    p = hwdocs_panel
+    centres = {role: p.hole_position(role) for role in (*pinmap.BUTTONS, "LED")}
+    assert centres["THROW"][1] < centres["CATCH"][1] < centres["DODGE"][1]          # UP above DOWN
+    assert centres["CATCH"][0] < centres["THROW"][0] < centres["PASS"][0]          # LEFT, RIGHT
+    for size in (30, 24):
+        r = p.COLLAR[size] / 2
+        for role in pinmap.BUTTONS:
+            x, y = centres[role]
+            assert min(x, y, p.PANEL_W - x, p.PANEL_H - y) - r >= 3, (size, role)
+            for other in pinmap.BUTTONS:
+                if other != role:
+                    ox, oy = centres[other]
+                    assert ((x - ox) ** 2 + (y - oy) ** 2) ** 0.5 >= 2 * r + 3, (size, role, other)
+            lx, ly = centres["LED"]
+            assert ((x - lx) ** 2 + (y - ly) ** 2) ** 0.5 >= r + p.LED_CLIP_HOLE / 2 + 3
+    lx, ly = centres["LED"]
+    assert min(lx, ly, p.PANEL_W - lx, p.PANEL_H - ly) >= 8
+
+
+def test_panel_labels_each_button_with_both_names_and_its_contact():
+    data = json.loads((HARDWARE / "pinmap.json").read_text())
+    root = ET.fromstring(_draw("box-panel.svg", data))
+    assert root.get("width") == "%gmm" % hwdocs_panel.PAGE_W
+    assert root.get("viewBox") == "0 0 %g %g" % (hwdocs_panel.PAGE_W, hwdocs_panel.PAGE_H)
+    holes = [(c.get("data-role"), float(c.get("data-diameter")), float(c.get("r")))
+             for c in root.iter(SVG + "circle") if c.get("class") == "hole"]
+    for role in pinmap.BUTTONS:
+        assert (role, 30.0, 15.0) in holes and (role, 24.0, 12.0) in holes
+    assert ("LED", 5.0, 2.5) in holes
+    texts = [(t.text or "", float(t.get("x")), float(t.get("y"))) for t in root.iter(SVG + "text")]
+    for role, arrow in zip(pinmap.BUTTONS, pinmap.ARROWS):
+        x, y = (hwdocs_panel.PANEL_X + v for v in hwdocs_panel.hole_position(role))
+        inside = [t for t, tx, ty in texts if abs(tx - x) < 12 and abs(ty - y) < 12]
+        contact = [k for k, v in data["cable"]["pins"].items() if v == role][0]
+        assert role in inside and arrow in inside and "contact %s" % contact in inside
+
+
+# ---------------------------------------------------------------- rendered by a real renderer
+
+def _renderer():
+    found = shutil.which("rsvg-convert")
+    if not found:
+        if os.environ.get("CI"):
+            pytest.fail("rsvg-convert is missing: .ci/run installs librsvg2-bin")
+        pytest.skip("rsvg-convert not installed (Debian: librsvg2-bin); CI installs it")
+    return found
+
+
+def _png(path):
+    """(width, height, rows of RGBA bytes) of an 8-bit RGB or RGBA PNG."""
+    data = path.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    pos, idat, header = 8, b"", None
+    while pos < len(data):
+        length, kind = struct.unpack(">I4s", data[pos:pos + 8])
+        body = data[pos + 8:pos + 8 + length]
+        if kind == b"IHDR":
+            header = struct.unpack(">IIBBBBB", body)
+        elif kind == b"IDAT":
+            idat += body
+        pos += 12 + length
+    width, height, depth, colour, _, _, interlace = header
+    assert depth == 8 and colour in (2, 6) and interlace == 0
+    bpp = 4 if colour == 6 else 3
+    raw = zlib.decompress(idat)
+    stride = width * bpp
+    rows, prev = [], bytearray(stride)
+    for r in range(height):
+        kind, line = raw[r * (stride + 1)], bytearray(raw[r * (stride + 1) + 1:(r + 1) * (stride + 1)])
+        for i in range(stride):
+            a = line[i - bpp] if i >= bpp else 0
+            b, c = prev[i], prev[i - bpp] if i >= bpp else 0
+            if kind == 1:
+                line[i] = (line[i] + a) & 255
+            elif kind == 2:
+                line[i] = (line[i] + b) & 255
+            elif kind == 3:
+                line[i] = (line[i] + (a + b) // 2) & 255
+            elif kind == 4:
+                p = a + b - c
+                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+        rows.append(bytes(line) if bpp == 4 else bytes(
+            v for k in range(width) for v in (*line[k * 3:k * 3 + 3], 255)))
+        prev = line
+    return width, height, rows
+
+
+def _render(svg, png, *args, decode=True):
+    subprocess.run([_renderer(), *args, "-o", str(png), str(svg)], check=True, timeout=60)
+    if not decode:
+        return struct.unpack(">II", png.read_bytes()[16:24])
+    return _png(png)
+
+
+COMMITTED = sorted(n for n in hwdocs.outputs() if n.endswith(".svg"))
+
+
+@pytest.mark.parametrize("name", COMMITTED)
+def test_every_picture_renders_at_its_size(name, tmp_path):
+    path = HARDWARE / name
+    root = ET.parse(path).getroot()
+    width, height = root.get("width"), root.get("height")
+    if width.endswith("mm"):   # drawn in millimetres: at 254 dpi, 10 pixels to the millimetre
+        size = _render(path, tmp_path / "p.png", "--dpi-x", "254", "--dpi-y", "254", decode=False)
+        assert size == (round(float(width[:-2]) * 10), round(float(height[:-2]) * 10))
+    else:
+        size = _render(path, tmp_path / "p.png", decode=False)
+        assert size == (int(width), int(height))
+    # and something was drawn: in a small rendering, at least 5 % of the pixels are not white
+    w, h, rows = _render(path, tmp_path / "small.png", "-w", "300", "-h", str(300 * size[1] // size[0]))
+    inked = sum(1 for row in rows for k in range(0, len(row), 4)
+                if row[k + 3] > 128 and min(row[k:k + 3]) < 200)
+    assert inked > w * h // 20, "the picture came out (nearly) blank: %d of %d pixels" % (inked, w * h)
+
+
+def test_panel_scale_bar_measures_fifty_millimetres(tmp_path):
+    """Rendered at 254 dpi, the 50 mm bar must span 500 pixels (plus its outline)."""
+    w, h, rows = _render(HARDWARE / "box-panel.svg", tmp_path / "p.png", "--dpi-x", "254", "--dpi-y", "254")
+    p = hwdocs_panel
+    y = round((p.PANEL_Y + p.PANEL_H + 10 + 1) * 10)     # the middle of the bar
+    row = rows[y]
+    dark = [k for k in range(w) if row[4 * k] < 100 and row[4 * k + 3] > 200]
+    first, last = dark[0], [k for k in dark if k < (p.PANEL_X + p.SCALE_BAR + 2) * 10][-1]
+    assert first == pytest.approx(p.PANEL_X * 10, abs=3)
+    assert last - first + 1 == pytest.approx(p.SCALE_BAR * 10, abs=4)
