@@ -56,14 +56,14 @@ def panel_svg(data: dict, source: str) -> str:
                  data={"role": role, "diameter": HOLES[30]})
         s.circle(x, y, HOLES[24] / 2, stroke="#1c64d8", width=0.3, dash="1.5 0.8", cls="hole",
                  data={"role": role, "diameter": HOLES[24]})
-        _centre_mark(s, x, y)
-        s.text(x, y - 8, role, anchor="middle", size=3.4, bold=True)
-        s.text(x, y - 4.2, arrow, anchor="middle", size=3)
+        _centre_mark(s, x, y, 2)
+        s.text(x, y - 6, role, anchor="middle", size=3.4, bold=True)
+        s.text(x, y - 2.8, arrow, anchor="middle", size=2.8)
         contact = c.get(role, "")
         if contact:
             name, colour, _ = cable_colour(data, contact)
-            s.text(x, y + 5.6, "contact %s" % contact, anchor="middle", size=2.6)
-            s.text(x, y + 8.8, name, anchor="middle", size=2.4, fill=colour)
+            s.text(x, y + 5, "contact %s" % contact, anchor="middle", size=2.6)
+            s.text(x, y + 8.2, name, anchor="middle", size=2.4, fill=colour)
     x, y = (PANEL_X + v for v in hole_position("LED"))
     s.circle(x, y, LED_CLIP_HOLE / 2, stroke="#1c64d8", width=0.25, dash="1 0.6", cls="hole",
              data={"role": "LED clip", "diameter": LED_CLIP_HOLE})
