@@ -19,7 +19,7 @@ from conftest import ROOT
 sys.path.insert(0, str(ROOT / "host"))
 
 from courtside import pinmap  # noqa: E402
-from courtside_host import hwdocs, hwdocs_panel, hwdocs_parts, hwdocs_route  # noqa: E402
+from courtside_host import hwdocs, hwdocs_layout, hwdocs_panel, hwdocs_parts, hwdocs_route  # noqa: E402
 
 HARDWARE = ROOT / "hardware"
 MAPS = [HARDWARE / "pinmap.json", *sorted((HARDWARE / "variants").glob("*.json"))]
@@ -297,3 +297,36 @@ def test_panel_scale_bar_measures_fifty_millimetres(tmp_path):
     first, last = dark[0], [k for k in dark if k < (p.PANEL_X + p.SCALE_BAR + 2) * 10][-1]
     assert first == pytest.approx(p.PANEL_X * 10, abs=3)
     assert last - first + 1 == pytest.approx(p.SCALE_BAR * 10, abs=4)
+
+
+# ---------------------------------------------------------------- the build guide
+
+def _section(guide, number):
+    return re.search(r"^## %d\. .*?(?=^## )" % number, guide, re.M | re.S).group(0)
+
+
+def test_build_guide_links_each_picture_where_it_is_needed():
+    guide = (HARDWARE / "README.md").read_text()
+    boxes, cables, main_unit = (_section(guide, n) for n in (2, 3, 4))
+    assert "(box-panel.svg)" in boxes and "(wiring.svg)" in boxes
+    assert "(wiring.svg)" in cables
+    assert "(main-unit-layout.svg)" in main_unit and "(wiring.svg)" in main_unit
+    for path in MAPS[1:]:
+        assert "(variants/%s/wiring.svg)" % path.stem in guide
+
+
+def test_build_guide_and_bom_quote_the_drawings_figures():
+    guide = (HARDWARE / "README.md").read_text()
+    p = hwdocs_panel
+    up, down = p.hole_position("THROW"), p.hole_position("DODGE")
+    left, right = p.hole_position("CATCH"), p.hole_position("PASS")
+    apart = (down[1] - up[1], right[0] - left[0])
+    assert "UP and DOWN are %g mm apart, LEFT and RIGHT %g mm" % apart in guide
+    gap = min(((a[0] - b[0]) ** 2 + (a[1] - b[1]) ** 2) ** 0.5
+              for a in (up, down, left, right) for b in (up, down, left, right) if a != b) - p.COLLAR[30]
+    edge = min(up[1], p.PANEL_H - down[1], left[0], p.PANEL_W - right[0]) - p.COLLAR[30] / 2
+    assert "collars of 30 mm buttons keep at least %g mm between them and %g mm from the lid's edge" % (
+        int(gap), edge) in guide
+    size = "at least %d x %d holes (%.0f x %.0f mm)" % (hwdocs_layout.COLS, hwdocs_layout.ROWS,
+                                                         hwdocs_layout.COLS * 2.54, hwdocs_layout.ROWS * 2.54)
+    assert size in (HARDWARE / "bom.md").read_text()
