@@ -267,10 +267,6 @@ def _right_parts(s: Svg, data: dict, sources: dict, starts: dict, colours: dict)
     _bridge(s, (hc, r0 + 10), (hc, r0 + 12))
     s.line(*hole(hc, r0 + 13), *hole(bus, r0 + 13), stroke=BAR, width=4)
     _ground_wire(s, [(hc, r0 + 14), (gbus, r0 + 14)])
-    s.text(*hole(RIGHT_PARTS - 1, r0 + 16.2), "matrix header: DIN, 5V, GND", size=8.5)
-    s.text(*hole(RIGHT_PARTS - 1, r0 + 17.2), "100 nF across pins 14 and 7;", size=8.5)
-    s.text(*hole(RIGHT_PARTS - 1, r0 + 18.2), "unused 4, 10, 13 to 5V;", size=8.5)
-    s.text(*hole(RIGHT_PARTS - 1, r0 + 19.2), "unused 5, 9, 12 to GND", size=8.5)
     # buzzer driver: base resistor, NPN (E B C), then piezo, 1 kΩ and 1N4148 from C to 5 V
     b = 31
     net = "GP%d" % data["buzzer"]
@@ -291,9 +287,15 @@ def _right_parts(s: Svg, data: dict, sources: dict, starts: dict, colours: dict)
         (x1, y1), (x2, y2) = hole(col, b + 5 + 2 * k), hole(bus, b + 5 + 2 * k)
         s.rect(x1 - 5, y1 - 5, x2 - x1 + 10, 10, fill=fill, stroke="#555555", width=1, rx=3)
         s.text(x1 - 9, y1 + 3, label, anchor="end", size=8)
-    s.text(*hole(RIGHT_PARTS - 1, b + 12), "NPN flat side facing you: E B C.", size=8.5)
-    s.text(*hole(RIGHT_PARTS - 1, b + 13), "Piezo header, 1 kΩ (upright) and 1N4148", size=8.5)
-    s.text(*hole(RIGHT_PARTS - 1, b + 14), "(band on the 5V bus) from C to the 5V bus.", size=8.5)
+    notes = ["Matrix header: DIN, 5V, GND, to the panel's input end.",
+             "74AHCT125: 100 nF across pins 14 and 7 on the underside;",
+             "unused inputs 5, 9, 12 to GND, unused enables 4, 10, 13 to 5V.",
+             "",
+             "Buzzer: the NPN with its flat side facing you reads E B C.",
+             "Piezo header, 1 kΩ (upright) and 1N4148 (band on the 5V bus)",
+             "side by side from C to the 5V bus."]
+    for k, text in enumerate(notes):
+        s.text(*hole(31, 45 + k), text, size=8.5)
 
 
 def _notes(s: Svg, data: dict):

@@ -43,23 +43,27 @@ class _Channel:
         self.first, self.step, self.gap = first, step, gap
         self.used: list = []   # per track: the (lo, hi) stretches taken
 
-    def take(self, lo: float, hi: float, skip: int = 0) -> float:
-        """The first track (after ``skip``) with room for a wire from lo to hi."""
+    def free(self, lo: float, hi: float, skip: int = 0, limit: int = 40):
+        """The tracks (after ``skip``) with room for a wire from lo to hi, nearest first,
+        as (index, position)."""
         lo, hi = min(lo, hi), max(lo, hi)
-        while len(self.used) < skip:
+        for k in range(skip, skip + limit):
+            spans = self.used[k] if k < len(self.used) else []
+            if not any(_clash((lo, hi), s, self.gap) for s in spans):
+                yield k, self.first + k * self.step
+
+    def take(self, k: int, lo: float, hi: float):
+        while len(self.used) <= k:
             self.used.append([])
-        for k, spans in enumerate(self.used):
-            if k >= skip and not any(_clash((lo, hi), s, self.gap) for s in spans):
-                spans.append((lo, hi))
-                return self.first + k * self.step
-        self.used.append([(lo, hi)])
-        return self.first + (len(self.used) - 1) * self.step
+        self.used[k].append((min(lo, hi), max(lo, hi)))
 
 
-def route(sources: dict, pins: dict, plan: Plan) -> dict:
+def route(sources: dict, pins: dict, plan: Plan, stubs=None) -> dict:
     """net -> the points of its wire. ``sources``: net -> (x, y, way), where way is +1 for a
     wire leaving its circuit rightwards and -1 leftwards; ``pins``: net -> (x, y, side) of
-    the pin's outer end, side -1 for the Pico's left side and +1 for its right."""
+    the pin's outer end, side -1 for the Pico's left side and +1 for its right. Each wire
+    takes the nearest tracks on which it runs along no wire already placed (and, given
+    ``stubs`` as for ``clashes``, in line with no pin it does not go to)."""
     gap = 1.6 * plan.step
     left = _Channel(plan.left, -plan.step, gap)
     right = _Channel(plan.right, plan.step, gap)
@@ -68,50 +72,72 @@ def route(sources: dict, pins: dict, plan: Plan) -> dict:
     centre = (plan.upper + plan.lower) / 2
     same = [n for n in sources if (sources[n][2] > 0) == (pins[n][2] < 0)]
     across = [n for n in sources if n not in same]
+    placed: list = []   # (net, segment) of every wire so far
 
-    # A wire leaving its circuit on the height of another wire's pin must take a track
-    # further out than that wire's, or the two would run along each other.
-    blockers = {a: [b for b in sources if b != a and abs(sources[a][1] - pins[b][1]) < 2 * NEAR
-                    and pins[b][2] == (pins[a][2] if a in same else -sources[a][2])]
-                for a in sources}
-    landed: dict = {}   # net -> index of the track it reaches its pin from
+    def clean(net, points):
+        mine = segments(points)
+        if any(overlap(p, q) for p in mine for other, q in placed if other != net):
+            return False
+        return not any(owner != net and overlap(p, stub, 2 * NEAR)
+                       for owner, stub in (stubs or {}).values() for p in mine)
 
-    def skip(net, y, side):
-        k = plan.skip if any(abs(y - r) < 2 * NEAR for r in plan.rows[side]) else 0
-        return max([k] + [landed[b] + 1 for b in blockers[net] if b in landed])
+    def place(net, points):
+        placed.extend((net, seg) for seg in segments(points))
+        out[net] = points
 
-    def index(channel, x):
-        return round((x - channel.first) / channel.step)
+    def skip(y, side):
+        return plan.skip if any(abs(y - r) < 2 * NEAR for r in plan.rows[side]) else 0
 
     def order(net):  # wires from above take the tracks nearest the Pico first, then those from below
         sy, py = sources[net][1], pins[net][1]
-        blocking = any(net in blockers[a] for a in sources)
-        return (not blocking, 0, sy) if sy <= py else (not blocking, 1, -sy)
+        return (0, sy) if sy <= py else (1, -sy)
 
-    out = {}
+    out: dict = {}
 
     def same_side():
         for net in sorted(same, key=order):
             sx, sy, _ = sources[net]
             px, py, side = pins[net]
             if abs(sy - py) < 0.5:
-                out[net] = [(sx, sy), (px, py)]
+                place(net, [(sx, sy), (px, py)])
                 continue
             channel = left if side < 0 else right
-            x = channel.take(sy, py, skip(net, sy, side))
-            landed[net] = index(channel, x)
-            out[net] = [(sx, sy), (x, sy), (x, py), (px, py)]
+            first = None
+            for k, x in channel.free(sy, py, skip(sy, side)):
+                points = [(sx, sy), (x, sy), (x, py), (px, py)]
+                first = first or (k, points)
+                if clean(net, points):
+                    first = (k, points)
+                    break
+            channel.take(first[0], sy, py)
+            place(net, first[1])
 
     def round_the_pico():
-        for net in sorted(across, key=lambda n: (order(n)[0], sources[n][1], n)):
+        for net in sorted(across, key=lambda n: (sources[n][1], n)):
             sx, sy, way = sources[net]
             px, py, side = pins[net]
-            y = (upper if (sy + py) / 2 < centre else lower).take(*plan.span)
-            x1 = (left if way > 0 else right).take(sy, y, skip(net, sy, -way))
-            channel = right if side > 0 else left
-            x2 = channel.take(y, py)
-            landed[net] = index(channel, x2)
-            out[net] = [(sx, sy), (x1, sy), (x1, y), (x2, y), (x2, py), (px, py)]
+            ring = upper if (sy + py) / 2 < centre else lower
+            near, far = (left, right) if way > 0 else (right, left)
+            first = None
+            for ky, y in ring.free(*plan.span):
+                for k1, x1 in near.free(sy, y, skip(sy, -way), limit=20):
+                    for k2, x2 in far.free(y, py, limit=20):
+                        points = [(sx, sy), (x1, sy), (x1, y), (x2, y), (x2, py), (px, py)]
+                        first = first or (ky, k1, k2, points)
+                        if clean(net, points):
+                            first = (ky, k1, k2, points)
+                            break
+                    else:
+                        continue
+                    break
+                else:
+                    continue
+                break
+            ky, k1, k2, points = first
+            ring.take(ky, *plan.span)
+            near.take(k1, sy, points[2][1])
+            far.take(k2, points[2][1], py)
+            place(net, points)
 
     for step in ((round_the_pico, same_side) if plan.across_first else (same_side, round_the_pico)):
         step()

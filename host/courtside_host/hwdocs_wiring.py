@@ -369,8 +369,9 @@ def wiring_svg(data: dict, source: str) -> str:
         plan = Plan(left=X_LEFT_PINS - 16, right=X_RIGHT_PINS + 16, upper=top - 60, lower=top + pico_h + 30,
                     step=TRACK, rows=rows, span=(X_LEFT_PINS - 300, X_RIGHT_PINS + 300),
                     skip=-(-(STUB_RUN - 16) // TRACK))
-        routes = route(sources, ends, plan)
-        problems = clashes(routes, _stubs(top, {n: net for net, n in wanted.items()}))
+        stubs = _stubs(top, {n: net for net, n in wanted.items()})
+        routes = route(sources, ends, plan, stubs)
+        problems = clashes(routes, stubs)
         if not problems:
             break
     else:
