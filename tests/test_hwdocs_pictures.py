@@ -330,3 +330,111 @@ def test_build_guide_and_bom_quote_the_drawings_figures():
     size = "at least %d x %d holes (%.0f x %.0f mm)" % (hwdocs_layout.COLS, hwdocs_layout.ROWS,
                                                          hwdocs_layout.COLS * 2.54, hwdocs_layout.ROWS * 2.54)
     assert size in (HARDWARE / "bom.md").read_text()
+
+
+# ---------------------------------------------------------------- following the drawn wires
+
+class _Picture:
+    """The connections a reader sees: wires joined end to end, a wire ending on another
+    wire, and the parts allowed to pass a line through (resistors)."""
+
+    def __init__(self, svg_text, through=("resistor", "jack")):
+        root = ET.fromstring(svg_text)
+        self.parent: dict = {}
+        self.segments = []
+        for el in root.iter(SVG + "polyline"):
+            if el.get("class") == "wire":
+                points = [self._key(p.split(",")) for p in el.get("points").split()]
+                for a, b in zip(points, points[1:]):
+                    self.join(a, b)
+                    self.segments.append((a, b))
+        self.parts = []
+        for el in root.iter(SVG + "g"):
+            if el.get("class") == "part":
+                terminals = [self._key(p.split(",")) for p in el.get("data-terminals").split()]
+                self.parts.append((el.get("data-kind"), el.get("data-net"), el.get("data-name"), terminals))
+                if el.get("data-kind") in through:
+                    self.join(*terminals)
+        for a, b in list(self.segments):   # a wire that ends on another wire joins it
+            for point in list(self.parent):
+                if point not in (a, b) and self._on(point, a, b):
+                    self.join(point, a)
+        self.pins = {pin: self._key((x, y)) for pin, (x, y) in _wires(svg_text)[1].items()}
+
+    @staticmethod
+    def _key(p):
+        return (round(float(p[0]), 1), round(float(p[1]), 1))
+
+    @staticmethod
+    def _on(p, a, b):
+        return (a[0] == b[0] == p[0] and min(a[1], b[1]) < p[1] < max(a[1], b[1])) or \
+               (a[1] == b[1] == p[1] and min(a[0], b[0]) < p[0] < max(a[0], b[0]))
+
+    def find(self, p):
+        self.parent.setdefault(p, p)
+        while self.parent[p] != p:
+            self.parent[p] = self.parent[self.parent[p]]
+            p = self.parent[p]
+        return p
+
+    def join(self, a, b):
+        self.parent[self.find(a)] = self.find(b)
+
+    def part(self, kind, net=None, name=None):
+        found = [t for k, n, nm, t in self.parts if k == kind and (net is None or n == net)
+                 and (name is None or nm == name)]
+        assert len(found) == 1, (kind, net, name, len(found))
+        return found[0]
+
+
+@pytest.mark.parametrize("path", MAPS, ids=[p.stem for p in MAPS])
+def test_wiring_diagram_joins_each_part_to_its_pin_and_nothing_else(path):
+    _check_joins(json.loads(path.read_text()))
+
+
+def test_wiring_diagram_of_any_map_joins_each_part_to_its_pin():
+    for seed in range(10):
+        _check_joins(_random_map(seed))
+
+
+def _check_joins(data):
+    picture = _Picture(_draw("wiring.svg", data))
+    pin_of = {n.name: n.pin for n in hwdocs_parts.nets(data)}
+    for net in hwdocs_parts.nets(data):
+        if net.kind in ("button", "main"):
+            start = picture.part("button", net.name)[1 if net.kind == "button" else 0]   # the NO tab
+        elif net.kind == "led":
+            start = picture.part("led", net.name)[0]                                   # the anode
+        elif net.kind == "buzzer":
+            start = picture.part("npn")[0]                                              # the base
+        else:
+            start = picture.part("buffer", net.name)[0]                                 # 1A
+            out = picture.part("buffer", net.name)[1]
+            assert picture.find(out) == picture.find(picture.part("matrix", net.name)[0])  # 1Y to DIN
+        assert picture.find(start) == picture.find(picture.pins[net.pin]), net.label
+        if net.box >= 0:   # through its own contact, at both ends of the cable
+            through = [t for k, _, name, t in picture.parts if k == "jack" and name == net.contact
+                       and picture.find(t[0]) == picture.find(start)]
+            assert len(through) == 2, net.label
+    # and no two pins the map uses are joined by the drawing
+    used = sorted(set(pin_of.values()) | {36, 38, 40})
+    roots = [picture.find(picture.pins[n]) for n in used]
+    assert len(set(roots)) == len(used)
+    # the supplies reach their rails
+    assert picture.find(picture.pins[40]) in {picture.find(t[0]) for k, _, nm, t in picture.parts
+                                              if k == "rail" and nm == "5V"}
+    assert picture.find(picture.pins[36]) in {picture.find(t[0]) for k, _, nm, t in picture.parts
+                                              if k == "rail" and nm == "3V3"}
+    assert picture.find(picture.pins[38]) in {picture.find(t[0]) for k, _, _, t in picture.parts
+                                              if k == "ground"}
+
+
+def test_following_the_wires_finds_a_break():
+    """The follower itself: cut one box line's cable and the button no longer reaches its pin."""
+    data = json.loads((HARDWARE / "pinmap.json").read_text())
+    svg = _draw("wiring.svg", data)
+    cable = re.search(r'<polyline class="wire" points="(3\d\d,[\d.]+ 440,[\d.]+)"[^>]*data-net="GP2"', svg)
+    assert cable
+    cut = svg.replace(cable.group(1), cable.group(1).replace("440,", "430,"))
+    picture = _Picture(cut)
+    assert picture.find(picture.part("button", "GP2")[1]) != picture.find(picture.pins[4])

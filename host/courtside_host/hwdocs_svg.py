@@ -87,12 +87,13 @@ class Svg:
             self.out.append('<polyline points="%s" fill="none" stroke="#666666" stroke-width="0.6" '
                             'stroke-dasharray="%g %g"/>' % (_pts(points), 3 * width, 2 * width))
 
-    def group(self, cls: str, **data):
-        attrs = "".join(" data-%s=%s" % (k, quoteattr(str(v))) for k, v in data.items())
-        self.out.append('<g class="%s"%s>' % (cls, attrs))
-
-    def end_group(self):
-        self.out.append("</g>")
+    def part(self, kind: str, *terminals, **data):
+        """Record a drawn part and where its terminals are (an empty group: it draws
+        nothing), so a test can follow the picture's connections from part to pin."""
+        attrs = "".join(" data-%s=%s" % (k, quoteattr(str(v))) for k, v in data.items() if v)
+        self.out.append('<g class="part" data-kind="%s" data-terminals="%s"%s/>'
+                        % (kind, _pts(terminals), attrs))
+        return terminals
 
     def svg(self) -> str:
         return "\n".join([*self.out, "</svg>"]) + "\n"
@@ -110,13 +111,13 @@ class Svg:
             if label:
                 self.text(x + 7 * label_side, y + 4, label, size=10,
                           anchor="start" if label_side > 0 else "end")
-            return (x, y - half), (x, y + half)
+            return self.part("resistor", (x, y - half), (x, y + half))
         self.line(x - half, y, x - 9, y)
         self.line(x + 9, y, x + half, y)
         self.rect(x - 9, y - 4, 18, 8, fill="#ffffff", width=1.3)
         if label:
             self.text(x, y - 7 * label_side + (0 if label_side > 0 else 8), label, anchor="middle", size=10)
-        return (x - half, y), (x + half, y)
+        return self.part("resistor", (x - half, y), (x + half, y))
 
     def capacitor(self, x, y, label="", *, length=24, polarised=False, label_side=1):
         """A capacitor on a vertical lead, plates across it."""
@@ -131,7 +132,7 @@ class Svg:
             self.line(x - 8, y + 3, x + 8, y + 3, width=2.2)
         if label:
             self.text(x + 11 * label_side, y + 4, label, size=10, anchor="start" if label_side > 0 else "end")
-        return (x, y - half), (x, y + half)
+        return self.part("capacitor", (x, y - half), (x, y + half))
 
     def ground(self, x, y):
         """The ground symbol hanging from (x, y)."""
@@ -139,10 +140,12 @@ class Svg:
         self.line(x - 7, y + 4, x + 7, y + 4, width=1.8)
         self.line(x - 4.5, y + 7.5, x + 4.5, y + 7.5, width=1.4)
         self.line(x - 2, y + 11, x + 2, y + 11, width=1.2)
+        self.part("ground", (x, y))
 
     def rail(self, x, y, name, colour, *, side="up"):
         """A supply flag (3V3, 5V) on the end of a wire at (x, y): the wire joins that rail.
         ``side`` is where the flag stands: up, left or right of the point."""
+        self.part("rail", (x, y), name=name)
         if side == "up":
             self.line(x, y, x, y - 5, stroke=colour)
             self.line(x - 6, y - 5, x + 6, y - 5, stroke=colour, width=2)
@@ -154,7 +157,7 @@ class Svg:
         self.text(x + 9 * d, y + 4, name, anchor="end" if d < 0 else "start", size=9, fill=colour,
                   bold=True)
 
-    def button(self, x, y, label="", *, size=28):
+    def button(self, x, y, label="", *, size=28, net=""):
         """A normally-open push button across a horizontal line; terminals left and right."""
         half = size / 2
         self.line(x - half, y, x - 8, y)
@@ -166,9 +169,9 @@ class Svg:
         self.line(x - 4, y - 12, x + 4, y - 12, width=1.6)
         if label:
             self.text(x, y + 13, label, anchor="middle", size=9)
-        return (x - half, y), (x + half, y)
+        return self.part("button", (x - half, y), (x + half, y), net=net)
 
-    def diode(self, x, y, label="", *, cathode="up", led=False, length=30):
+    def diode(self, x, y, label="", *, cathode="up", led=False, length=30, net=""):
         """A diode (or LED) centred on (x, y), its cathode towards ``cathode`` (up, down,
         left or right); returns (anode, cathode) terminals."""
         half = length / 2
@@ -190,7 +193,7 @@ class Svg:
         if label:
             lx, ly = (x + (20 if led else 12), y + 4) if uy else (x, y + 19)
             self.text(lx, ly, label, size=10, anchor="start" if uy else "middle")
-        return at(-half, 0), at(half, 0)
+        return self.part("led" if led else "diode", at(-half, 0), at(half, 0), net=net)
 
     def npn(self, x, y, label=""):
         """An NPN transistor, base on the left; returns (base, collector, emitter)."""
@@ -204,7 +207,7 @@ class Svg:
         self.polyline([(x + 1, y + 11), (x + 7, y + 12), (x + 4, y + 7)], width=1.3)
         if label:
             self.text(x + 18, y + 4, label, size=10)
-        return (x - 20, y), (x + 7, y - 22), (x + 7, y + 22)
+        return self.part("npn", (x - 20, y), (x + 7, y - 22), (x + 7, y + 22))
 
     def piezo(self, x, y, label=""):
         """A piezo sounder on a vertical lead; returns (top, bottom) terminals."""
@@ -215,4 +218,4 @@ class Svg:
         self.line(x - 6, y + 2, x + 6, y + 2, width=1)
         if label:
             self.text(x + 13, y + 4, label, size=10)
-        return (x, y - 15), (x, y + 15)
+        return self.part("piezo", (x, y - 15), (x, y + 15))

@@ -110,13 +110,13 @@ def _box(s: Svg, data: dict, i: int, y0: float, sources: dict):
         if carried in pinmap.BUTTONS:
             net = "GP%d" % box["buttons"][carried]
             arrow = pinmap.ARROWS[pinmap.BUTTONS.index(carried)]
-            com, no = s.button(170, y, "%s / %s" % (carried, arrow))
+            com, no = s.button(170, y, "%s / %s" % (carried, arrow), net=net)
             s.wire([(60, y), com], GROUND, width=2)
             s.dot(60, y)
             s.wire([no, (X_JACK_BOX, y)], base, stripe=stripe, net=net)
         elif carried == "LED":
             net = "GP%d" % box["led"]
-            anode, cathode = s.diode(170, y, "LED", cathode="left", led=True)
+            anode, cathode = s.diode(170, y, "LED", cathode="left", led=True, net=net)
             s.wire([(60, y), cathode], GROUND, width=2)
             s.dot(60, y)
             s.wire([anode, (X_JACK_BOX, y)], base, stripe=stripe, net=net)
@@ -128,6 +128,8 @@ def _box(s: Svg, data: dict, i: int, y0: float, sources: dict):
             s.text(X_JACK_BOX - 18, y + 3, "not connected", size=8, anchor="end", fill="#777777")
         s.text(X_JACK_BOX + 11, y + 3.5, contact, anchor="middle", size=9)
         s.text(X_JACK_MAIN + 11, y + 3.5, contact, anchor="middle", size=9)
+        for x in (X_JACK_BOX, X_JACK_MAIN):   # a jack contact joins its two sides
+            s.part("jack", (x, y), (x + 22, y), name=contact)
         s.wire([(X_JACK_BOX + 22, y), (X_JACK_MAIN, y)], base, stripe=stripe, net=net, width=4)
         s.text(X_JACK_BOX + 30, y - 5, name, size=8, fill="#555555")
         _main_unit_line(s, carried, net, y, base, stripe, sources)
@@ -226,7 +228,7 @@ def _main_button(s: Svg, data: dict, y: float, sources: dict) -> float:
     net = "GP%d" % data["main_button"]
     colour = KIND_COLOUR["main"]
     _input_circuit(s, wy, colour, "", net, rightwards=False, x=X_RIGHT)
-    no, com = s.button(X_RIGHT + 175, wy, "ROLL / MENU")
+    no, com = s.button(X_RIGHT + 175, wy, "ROLL / MENU", net=net)
     s.wire([(X_RIGHT + 120, wy), no], colour, net=net)
     s.wire([com, (X_RIGHT + 215, wy)], GROUND, width=2)
     s.ground(X_RIGHT + 215, wy)
@@ -277,6 +279,7 @@ def _matrix(s: Svg, data: dict, y: float, sources: dict) -> float:
     colour = KIND_COLOUR["matrix"]
     chip_x, chip_w = X_RIGHT + 40, 100
     s.wire([(X_RIGHT, wy), (chip_x, wy)], colour, net=net)
+    s.part("buffer", (chip_x, wy), (chip_x + chip_w, wy), net=net)
     s.rect(chip_x, wy - 36, chip_w, 72, fill="#ffffff", width=1.5)
     s.text(chip_x + chip_w / 2, wy + 31, "74AHCT125", anchor="middle", size=9, bold=True)
     tri = [(chip_x + 35, wy - 14), (chip_x + 35, wy + 14), (chip_x + 63, wy), (chip_x + 35, wy - 14)]
@@ -311,6 +314,7 @@ def _matrix(s: Svg, data: dict, y: float, sources: dict) -> float:
     s.wire([(chip_x + chip_w, wy), left], colour, net=net)
     panel_x = chip_x + chip_w + 150
     s.wire([right, (panel_x, wy)], colour, net=net)
+    s.part("matrix", (panel_x, wy), net=net)
     s.rect(panel_x, wy - 40, 150, 130, fill="#203028", stroke="#203028", rx=4)
     for row in range(4):
         for col in range(6):
