@@ -252,6 +252,8 @@ def _right_parts(s: Svg, data: dict, sources: dict, starts: dict, colours: dict)
     sources[net] = (*hole(c - 1, r0 + 1.5), -1)             # along the board between two rows
     starts[net] = hole(c - 1, r0 + 1)
     _bridge(s, (c + 3, r0), (bus, r0))                        # pin 14 to 5 V
+    _part(s, (bus, r0 + 2), (gbus, r0 + 2), "", fill="#f2c94c", tall=3.5)   # 100 nF, 5 V to GND
+    s.text(*hole(gbus + 0.7, r0 + 2.2), "100n", size=7)
     _ground_wire(s, [(c, r0), (c - 1, r0), (c - 1, r0 - 2), (gbus, r0 - 2)])   # pin 1, 1OE
     _ground_wire(s, [(c, r0 + 6), (c, r0 + 8), (gbus, r0 + 8)])                 # pin 7, GND
     # pin 3, 1Y, through the data resistor to the matrix header (DIN, 5V, GND)
@@ -288,7 +290,7 @@ def _right_parts(s: Svg, data: dict, sources: dict, starts: dict, colours: dict)
         s.rect(x1 - 5, y1 - 5, x2 - x1 + 10, 10, fill=fill, stroke="#555555", width=1, rx=3)
         s.text(x1 - 9, y1 + 3, label, anchor="end", size=8)
     notes = ["Matrix header: DIN, 5V, GND, to the panel's input end.",
-             "74AHCT125: 100 nF across pins 14 and 7 on the underside;",
+             "74AHCT125: 100 nF from the 5V bus to GND beside pin 14;",
              "unused inputs 5, 9, 12 to GND, unused enables 4, 10, 13 to 5V.",
              "",
              "Buzzer: the NPN with its flat side facing you reads E B C.",
