@@ -412,7 +412,7 @@ def _check_joins(data):
             out = picture.part("buffer", net.name)[1]
             assert picture.find(out) == picture.find(picture.part("matrix", net.name)[0])  # 1Y to DIN
         assert picture.find(start) == picture.find(picture.pins[net.pin]), net.label
-        if net.box >= 0:   # through its own contact, at both ends of the cable
+        if net.contact:   # through its own contact, at both ends of the cable
             through = [t for k, _, name, t in picture.parts if k == "jack" and name == net.contact
                        and picture.find(t[0]) == picture.find(start)]
             assert len(through) == 2, net.label
@@ -438,3 +438,14 @@ def test_following_the_wires_finds_a_break():
     cut = svg.replace(cable.group(1), cable.group(1).replace("440,", "430,"))
     picture = _Picture(cut)
     assert picture.find(picture.part("button", "GP2")[1]) != picture.find(picture.pins[4])
+
+
+def test_a_map_without_a_cable_is_drawn_too():
+    """``cable`` is optional in a map: the pictures number the contacts themselves."""
+    data = json.loads((HARDWARE / "pinmap.json").read_text())
+    del data["cable"]
+    for name in WIRED:
+        _check_one_wire_per_pin(_draw(name, data), data)
+    _check_joins(data)
+    root = ET.fromstring(_draw("box-panel.svg", data))
+    assert "THROW" in [t.text for t in root.iter(SVG + "text")]
