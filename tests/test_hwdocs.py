@@ -109,18 +109,35 @@ def test_pins_check_prints_advice(tmp_path, capsys):
 
 def test_pins_docs_command_rewrites_stale_documents(tmp_path, capsys):
     hw = tmp_path / "hardware"
-    hw.mkdir()
-    for name in ("pinmap.json", "pins.md", "wiring.svg", "power.md"):
-        shutil.copy(HARDWARE / name, hw / name)
+    (hw / "variants").mkdir(parents=True)
+    shutil.copy(HARDWARE / "pinmap.json", hw / "pinmap.json")
+    shutil.copy(HARDWARE / "variants" / "two_boxes.json", hw / "variants" / "two_boxes.json")
+    for name in hwdocs.outputs():
+        if not name.startswith("variants/") or name.startswith("variants/two_boxes/"):
+            (hw / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy(HARDWARE / name, hw / name)
     assert _cli("docs", "--check", "--hardware", hw) == 0
     data = json.loads((hw / "pinmap.json").read_text())
     data["buzzer"], data["matrix"]["pin"] = data["matrix"]["pin"], data["buzzer"]
     (hw / "pinmap.json").write_text(json.dumps(data))
     assert _cli("docs", "--check", "--hardware", hw) == 1
-    assert "pins.md is out of date" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    for name in ("pins.md", "wiring.svg", "main-unit-layout.svg"):
+        assert "%s is out of date" % (hw / name) in out
+    assert "box-panel.svg" not in out and "power.md" not in out and "two_boxes" not in out
     assert _cli("docs", "--hardware", hw) == 0
     assert _cli("docs", "--check", "--hardware", hw) == 0
     assert "| GP21 | 27 | matrix data in |" in (hw / "pins.md").read_text()
+    for name in ("wiring.svg", "main-unit-layout.svg"):   # the matrix wire now lands on pin 27
+        assert re.search(r'data-net="GP21" data-pin="27"', (hw / name).read_text())
+    # a variant's map drives its own pictures
+    two = json.loads((hw / "variants" / "two_boxes.json").read_text())
+    two["buzzer"] = 26
+    (hw / "variants" / "two_boxes.json").write_text(json.dumps(two))
+    assert _cli("docs", "--check", "--hardware", hw) == 1
+    assert "two_boxes/wiring.svg is out of date" in capsys.readouterr().out
+    assert _cli("docs", "--hardware", hw) == 0
+    assert 'data-net="GP26" data-pin="31"' in (hw / "variants" / "two_boxes" / "wiring.svg").read_text()
 
 
 def test_pins_table_and_svg_commands(tmp_path, capsys):

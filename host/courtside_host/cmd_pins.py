@@ -1,7 +1,9 @@
 """`courtside pins`: check a pin map, and regenerate the hardware documents from it.
 
     courtside pins check [FILE...]      validate maps (default hardware/pinmap.json)
-    courtside pins docs [--check]       rewrite hardware/pins.md, wiring.svg, power.md
+    courtside pins docs [--check]       rewrite hardware/pins.md, power.md and the pictures
+                                        (wiring.svg, box-panel.svg, main-unit-layout.svg,
+                                        and each variant's under hardware/variants/NAME/)
     courtside pins table [FILE]         print a map's pin table (Markdown)
     courtside pins svg [FILE] -o OUT    write a map's wiring picture
 
@@ -24,7 +26,8 @@ def add_arguments(parser):
     sub = parser.add_subparsers(dest="action", required=True)
     p = sub.add_parser("check", help="validate pin maps")
     p.add_argument("files", nargs="*", type=Path, help="maps to check (default hardware/pinmap.json)")
-    p = sub.add_parser("docs", help="regenerate the pin table, wiring picture and power budget")
+    p = sub.add_parser("docs", help="regenerate the pin table, power budget, wiring diagram, box panel "
+                                    "and main-unit layout, for the map and each variant")
     p.add_argument("--check", action="store_true", help="only report documents that are out of date")
     p.add_argument("--hardware", type=Path, default=hwdocs.HARDWARE, help=argparse_hide())
     p = sub.add_parser("table", help="print the pin table of a map")
