@@ -35,7 +35,7 @@ from courtside.clock import MASK, add, diff  # noqa: E402
 from courtside.debounce import PRESS, Debouncer  # noqa: E402
 from courtside.piostamp import Drain, Stamper  # noqa: E402
 from courtside.ring import Ring  # noqa: E402
-from courtside_host.piosim import PioSim  # noqa: E402
+from pio_sim import PioSim  # noqa: E402
 from pio_waves import IDLE, DmaBuffer, steps  # noqa: E402
 
 MHZ = 125                      # cycles per microsecond
