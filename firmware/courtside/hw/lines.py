@@ -22,8 +22,14 @@ layer, so the unix port and CPython run them on pipes and fakes.
     tx.pass_begin(); tx.flush()  # once a pass: sends what the byte budget allows
 """
 
-_NL = 10
-_CR = 13
+try:
+    from micropython import const
+except ImportError:  # CPython
+    def const(x):
+        return x
+
+_NL = const(10)
+_CR = const(13)
 
 
 class Receiver:
@@ -46,7 +52,7 @@ class Receiver:
                 return None
             budget -= 1
             b = one[0]
-            if b in (_NL, _CR):
+            if b == _NL or b == _CR:  # noqa: PLR1714 - a tuple of names would be built per byte
                 n = self._n
                 self._n = 0
                 if self._long:
