@@ -188,8 +188,8 @@ def test_native_modules_are_compiled_for_the_board_and_the_rest_stay_bytecode(tm
     compiler = dep.Compiler(cache=tmp_path / "cache")
     assert compiler.sub() == 3
     built = dep.build(compiler=compiler, march="armv6m")
-    assert built.native == ["courtside/hw/capture_native.py"] and built.left_off == []
-    native = built.files["courtside/hw/capture_native.mpy"]
+    assert built.native == ["courtside/hw/native.py"] and built.left_off == []
+    native = built.files["courtside/hw/native.mpy"]
     assert native[:2] == b"M\x06" and native[2] >> 2 == 4           # armv6m in the header
     assert built.files["courtside/app.mpy"][2] >> 2 == 0           # bytecode only
 
@@ -197,8 +197,8 @@ def test_native_modules_are_compiled_for_the_board_and_the_rest_stay_bytecode(tm
 def test_a_board_without_native_code_gets_no_native_module_and_is_told(tmp_path):
     compiler = dep.Compiler(cache=tmp_path / "cache")
     built = dep.build(compiler=compiler, march=None)
-    assert "courtside/hw/capture_native.mpy" not in built.files
-    assert built.left_off == ["courtside/hw/capture_native.py"]
+    assert "courtside/hw/native.mpy" not in built.files
+    assert built.left_off == ["courtside/hw/native.py"]
     assert "courtside/hw/pico.mpy" in built.files and "courtside/capture.mpy" in built.files
 
 
@@ -206,10 +206,10 @@ def test_deploy_to_the_virtual_pico_sends_the_handler_as_x64_code_and_it_loads(p
     steps = []
     result = dep.deploy(pico.port, on_step=lambda kind, what, n: steps.append((kind, what)))
     assert ("native", "machine code for x64") in steps
-    assert result.native == ["courtside/hw/capture_native.py"]
-    mpy = pico.flash / "courtside" / "hw" / "capture_native.mpy"
+    assert result.native == ["courtside/hw/native.py"]
+    mpy = pico.flash / "courtside" / "hw" / "native.mpy"
     assert mpy.read_bytes()[2] >> 2 == 2
-    code = ("import sys; sys.path.insert(0, %r); from courtside.hw.capture_native import NativeCapture; "
+    code = ("import sys; sys.path.insert(0, %r); from courtside.hw.native import NativeCapture; "
             "print(NativeCapture.native)" % str(pico.flash))
     run = subprocess.run([micropython, "-c", code], capture_output=True, text=True, timeout=30, check=False)
     assert run.stdout.split() == ["True"], run.stderr

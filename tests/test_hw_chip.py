@@ -35,7 +35,7 @@ def test_native_handler_stamps_right_and_never_allocates(micropython):
 
 
 def test_the_deployed_form_of_the_handler_runs_the_same(micropython, tmp_path):
-    # What deploy sends a board: capture_native compiled for the board's -march (here the
+    # What deploy sends a board: native compiled for the board's -march (here the
     # unix port's x64), the rest bytecode; the handler still never allocates.
     compiler = dep.Compiler(cache=tmp_path / "cache")
     march = dep.mpy_arch(int(subprocess.run(
@@ -47,7 +47,7 @@ def test_the_deployed_form_of_the_handler_runs_the_same(micropython, tmp_path):
         if path.startswith("courtside/"):
             (tmp_path / "fw" / path).parent.mkdir(parents=True, exist_ok=True)
             (tmp_path / "fw" / path).write_bytes(data)
-    assert (tmp_path / "fw" / "courtside" / "hw" / "capture_native.mpy").read_bytes()[2] >> 2 == 2
+    assert (tmp_path / "fw" / "courtside" / "hw" / "native.mpy").read_bytes()[2] >> 2 == 2
     assert run_mp(micropython, "native_capture_heap_lock.py", tmp_path / "fw").split() == EXPECTED
 
 
@@ -57,7 +57,9 @@ def test_what_the_hardware_layer_allocates(micropython):
     figures = json.loads(run_mp(micropython, "hw_alloc.py", FIRMWARE))
     # Nothing at all: a frame (scale, power cap, chain order), a press through the PIO
     # drain, taking snapshots from the ring, an idle pass of the USB lines, sending bytes.
-    for name in ("frame", "press (PIO drain)", "ring get", "idle pass (lines)", "line sent"):
+    assert figures["native pack matches"] is True
+    for name in ("frame", "frame (native pack)", "press (PIO drain)", "ring get", "idle pass (lines)",
+                 "line sent"):
         assert figures[name] == 0, (name, figures[name])
     # Bounded: a queued event line costs its encoded copy, a command line its text.
     assert 0 < figures["line queued"] <= figures["line_chars"] + 64

@@ -6,6 +6,7 @@ import json
 
 import pytest
 from conftest import ROOT
+from courtside.hw import chain
 from courtside.pins import Pins
 from test_ws2812 import pico  # noqa: F401 - the fixture: pico.py imported on stand-ins
 
@@ -101,7 +102,8 @@ def test_a_board_that_cannot_load_the_native_handler_uses_the_bytecode_one(pico)
     module, rig = pico                           # the stand-in micropython has no viper
     board = build(module)
     assert board.capture.name == "irq" and board.capture.native is False
-    assert any("native irq handler unavailable, using bytecode" in n for n in board.notes)
+    assert any("native code unavailable, using bytecode" in n for n in board.notes)
+    assert board._pack is chain.pack
     lags = [board.capture._lags[p] for p in board._buttons]
     assert lags == [module.dispatch_lag_us(g) for g in board.pins.button_gpio]
     assert module.dispatch_lag_us(0) == 0 and module.dispatch_lag_us(15) == 5

@@ -14,7 +14,7 @@ register would then show the button open. The interrupt itself remembers the fal
 edge, so the handler marks its own pin closed whenever a falling edge raised it: the
 first edge always counts, at the stamp of its own interrupt.
 
-This is the fallback for a board that cannot load ``courtside.hw.capture_native`` (the
+This is the fallback for a board that cannot load ``courtside.hw.native`` (the
 same handler compiled to machine code, a few times faster). The handler is built from the
 functions the hardware layer passes in, so the object the Pico runs is the one the tests
 run under ``micropython.heap_lock()``.

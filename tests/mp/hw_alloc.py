@@ -12,7 +12,7 @@ import micropython
 
 sys.path.insert(0, sys.argv[1])
 from courtside import display, power
-from courtside.hw import chain
+from courtside.hw import chain, native
 from courtside.hw.lines import Receiver, Sender
 from courtside.piostamp import Drain, Stamper
 from courtside.ring import Ring
@@ -57,6 +57,12 @@ def build_frame():
 
 
 locked("frame", build_frame)
+
+# The native packer: the same bytes as chain.pack, and no allocation either.
+src = bytes((7 * i + 3) & 0xFF for i in range(192))
+fast = bytearray(192)
+locked("frame (native pack)", lambda: native.pack(src, table, fast))
+figures["native pack matches"] = fast == chain.pack(src, table, bytearray(192))
 
 # A press through the PIO drain: a levels word and its count word, counts at the top
 # of the 30-bit range, stamps across the tick wrap.

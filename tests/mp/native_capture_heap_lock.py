@@ -10,7 +10,7 @@ import micropython
 import uctypes
 
 sys.path.insert(0, sys.argv[1])
-from courtside.hw.capture_native import NativeCapture
+from courtside.hw.native import NativeCapture
 from courtside.ring import Ring
 
 regs = array("I", [0xFFFFFFFF, 0xFFFFFFFF])      # GPIO_IN, TIMERAWL

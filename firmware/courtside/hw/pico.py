@@ -6,7 +6,9 @@ here is kept small; the rules it follows are the firmware's timing rules:
 - capture is the PIO backend wherever it can run (``courtside.hw.pio_capture``: every pin
   sampled in the same cycle), else one hard-IRQ handler shared by every button pin that
   reads the whole GPIO input register and then the timer, back to back
-  (``courtside.hw.capture_native``, or ``courtside.capture`` in bytecode);
+  (``courtside.hw.native``, or ``courtside.capture`` in bytecode);
+- frames are packed into the chain's byte order by ``courtside.hw.native.pack`` (or
+  ``courtside.hw.chain.pack`` in bytecode);
 - nothing here turns interrupts off or waits: a frame goes to the matrix's state machine
   by DMA from a buffer of its own, so no interrupt, timer or collection can stall the data
   line inside a frame (``neopixel`` and ``machine.bitstream`` mask interrupts for ~2 ms
@@ -172,8 +174,10 @@ class Pico:
         self._buzzer = PWM(Pin(pins.buzzer))
         self._buzzer.duty_u16(0)
         self._tone_until = None
+        self._native = self._load_native()
         self._matrix = Matrix(pins.matrix_pin)
         self._chain = chain.order(pins.serpentine, pins.grb)
+        self._pack = self._native.pack if self._native else chain.pack
         self._wdt = None
         self._rx = Receiver(sys.stdin.buffer, _poller(sys.stdin, select.POLLIN))
         self._tx = Sender(sys.stdout.buffer, _poller(sys.stdout, select.POLLOUT))
@@ -202,18 +206,25 @@ class Pico:
                     pass
             self._note("pio capture unavailable, using irq: %s" % repr(e))
 
+    def _load_native(self):
+        """courtside.hw.native, or None (and a note) on a board that cannot load it."""
+        try:
+            from courtside.hw import native
+            return native
+        except Exception as e:  # noqa: BLE001 - .mpy for another -march, no native emitter
+            self._note("native code unavailable, using bytecode: %s" % repr(e))
+            return None
+
     def _start_irq(self, pins):
         bits = {}
         lags = {}
         for pin, gpio in zip(self._buttons, pins.button_gpio):
             bits[pin] = 1 << gpio
             lags[pin] = dispatch_lag_us(gpio)
-        try:
-            from courtside.hw.capture_native import NativeCapture
-            capture = NativeCapture(self.ring, _SIO_GPIO_IN, timer_low(), pins.button_mask, bits, lags,
-                                    Pin.IRQ_FALLING)
-        except Exception as e:  # noqa: BLE001 - .mpy for another -march, no native emitter
-            self._note("native irq handler unavailable, using bytecode: %s" % repr(e))
+        if self._native:
+            capture = self._native.NativeCapture(self.ring, _SIO_GPIO_IN, timer_low(), pins.button_mask,
+                                                 bits, lags, Pin.IRQ_FALLING)
+        else:
             capture = IrqCapture(self.ring, _gpio_in, time.ticks_us, pins.button_mask, None, bits,
                                  Pin.IRQ_FALLING, lags)
         self.capture = capture
@@ -254,7 +265,7 @@ class Pico:
 
     def show(self, frame):
         """Queue ``frame`` (192 RGB bytes, scaled and capped) for the matrix; never waits."""
-        chain.pack(frame, self._chain, self._matrix.buffer())
+        self._pack(frame, self._chain, self._matrix.buffer())
         self._matrix.queue(time.ticks_us())
 
     def led(self, box, on):
