@@ -193,3 +193,19 @@ def test_hot_paths_keep_every_int_small_at_the_top_of_their_ranges():
 def test_the_check_is_not_fooled_by_the_unix_port_being_64_bit():
     assert sys.maxsize > 1 << 30                     # CPython ints are unbounded: the check must do it
     assert smallints.SMALL_END == 1 << 30 and smallints.SMALL_MIN == -(1 << 30)
+
+
+# The Pico layer itself, on MicroPython ---------------------------------------------------------
+
+def test_the_pico_layer_on_micropython_allocates_nothing_while_idle_or_drawing(micropython):
+    # courtside.hw.pico on the unix port, with stand-ins for machine and rp2 only: the
+    # native module, select, stdin/stdout and asyncio are the real ones.
+    out = run_mp(micropython, "pico_passes.py", FIRMWARE, ROOT / "hardware" / "pinmap.json", stdin=b"")
+    figures = json.loads(out.strip().splitlines()[-1])
+    assert figures["native"] is True                  # the viper handler loaded
+    assert figures["50 idle passes"] == 0             # service() and read_line() with nothing to do
+    assert figures["20 idle waits of 2 ms"] == 0      # await hw.wait(ms): one reusable awaitable
+    assert figures["20 frames (heap locked)"] == 0 and figures["frames started"] == 40
+    assert figures["wait returns"] is True and 30 <= figures["wait(30) took ms"] < 200
+    assert figures["wait with a snapshot took ms"] < 5
+    assert 0 < figures["one event line"] <= 128       # its encoded copy, once

@@ -98,6 +98,37 @@ def _poller(stream, event):
     return ready
 
 
+class _Wait:
+    """What ``Pico.wait`` returns: one object, awaited again and again, so an idle pass of
+    the loop allocates nothing (a coroutine, or ``wait_for_ms`` on a flag, is a new object
+    every time). Each step drains the PIO buffer, looks at the ring, and otherwise sleeps
+    a millisecond through ``asyncio.sleep_ms``, which reuses one object of its own."""
+
+    def __init__(self, ring, drain):
+        self._ring = ring
+        self._drain = drain
+        self._until = 0
+        self._done = StopIteration(True)      # the value of the await: go on
+
+    def arm(self, ms):
+        self._until = time.ticks_add(time.ticks_ms(), ms if ms > 0 else 0)
+        return self
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        if self._drain:
+            self._drain()
+        left = time.ticks_diff(self._until, time.ticks_ms())
+        if len(self._ring) or left <= 0:
+            self._done.__traceback__ = None
+            raise self._done
+        return next(asyncio.sleep_ms(1 if left > 1 else left))
+
+    __await__ = __iter__
+
+
 class Matrix:
     """The WS2812 chain on state machine 0, fed by one DMA channel.
 
@@ -183,6 +214,7 @@ class Pico:
         self._tx = Sender(sys.stdout.buffer, _poller(sys.stdout, select.POLLOUT))
         if self.capture is None:
             self._start_irq(pins)
+        self._waiter = _Wait(self.ring, getattr(self.capture, "drain", None))
 
     def _note(self, text):
         self.notes.append(text)
@@ -246,22 +278,9 @@ class Pico:
     def levels(self):
         return mem32[_SIO_GPIO_IN] & self.pins.button_mask
 
-    async def wait(self, ms):
-        """Sleep until a snapshot is in the ring or ``ms`` have passed, a millisecond at a
-        time: ``asyncio.sleep_ms`` reuses one object, so an idle wait allocates nothing
-        (``wait_for_ms`` on a flag would make a task each time)."""
-        drain = getattr(self.capture, "drain", None)
-        ring = self.ring
-        start = time.ticks_ms()
-        while True:
-            if drain:
-                drain()
-            if len(ring):
-                return True
-            left = ms - time.ticks_diff(time.ticks_ms(), start)
-            if left <= 0:
-                return True
-            await asyncio.sleep_ms(1 if left > 1 else left)
+    def wait(self, ms):
+        """``await hw.wait(ms)``: until a snapshot is in the ring or ``ms`` have passed."""
+        return self._waiter.arm(ms)
 
     def show(self, frame):
         """Queue ``frame`` (192 RGB bytes, scaled and capped) for the matrix; never waits."""

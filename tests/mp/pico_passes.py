@@ -1,0 +1,177 @@
+# Runs on the MicroPython unix port: courtside.hw.pico itself, on stand-ins for the board
+# modules only (machine, rp2: put in sys.modules before it is imported), with this port's
+# real select, sys.stdin/stdout, asyncio and viper (micropython is wrapped only to add the
+# emergency exception buffer the unix port lacks). Measures the heap bytes of what the
+# main loop asks of the hardware layer: an idle pass (service, read_line, wait), a frame
+# (show, then the pass that starts its DMA transfer), an event line. Prints JSON.
+# argv: the firmware folder, the pin map.
+import gc
+import json
+import sys
+import time
+
+import micropython
+
+sys.path.insert(0, sys.argv[1])
+
+
+class Namespace:
+    pass
+
+
+class Pin:
+    IN, OUT, PULL_UP = 0, 1, 2
+    IRQ_FALLING, IRQ_RISING = 4, 8
+
+    def __init__(self, gpio, mode=None, pull=None, value=None):
+        self.gpio = gpio
+
+    def value(self, v=None):
+        return 1
+
+    def irq(self, handler=None, trigger=0, hard=False):
+        return self
+
+
+class PWM:
+    def __init__(self, pin):
+        self.pin = pin
+
+    def duty_u16(self, duty):
+        pass
+
+    def freq(self, f):
+        pass
+
+
+class WDT:
+    def __init__(self, timeout=0):
+        pass
+
+    def feed(self):
+        pass
+
+
+class Mem32:
+    def __getitem__(self, addr):
+        return 0x1FFFF
+
+    def __setitem__(self, addr, value):
+        pass
+
+
+class StateMachine:
+    def __init__(self, sm_id, program, **kw):
+        self.on = False
+
+    def active(self, value=None):
+        if value is not None:
+            self.on = bool(value)
+        return self.on
+
+    def tx_fifo(self):
+        return 0
+
+
+class DMA:
+    started = 0
+
+    def pack_ctrl(self, **kw):
+        return 0
+
+    def config(self, read=None, write=None, count=None, ctrl=None, trigger=False):
+        if trigger:
+            DMA.started += 1
+
+    def active(self, value=None):
+        return False
+
+    def close(self):
+        pass
+
+
+machine = Namespace()
+machine.Pin, machine.PWM, machine.WDT, machine.mem32 = Pin, PWM, WDT, Mem32()
+machine.reset = lambda: None
+rp2 = Namespace()
+rp2.asm_pio = lambda **kw: (lambda f: f)
+rp2.StateMachine, rp2.DMA = StateMachine, DMA
+fake_micropython = Namespace()         # the unix port has no emergency exception buffer
+fake_micropython.const = micropython.const
+fake_micropython.alloc_emergency_exception_buf = lambda n: None
+sys.modules["machine"] = machine
+sys.modules["rp2"] = rp2
+sys.modules["micropython"] = fake_micropython
+
+import asyncio  # noqa: E402
+
+from courtside.hw.pico import Pico  # noqa: E402
+from courtside.pins import Pins  # noqa: E402
+
+with open(sys.argv[2]) as f:
+    pins = Pins(json.load(f))
+hw = Pico(pins, {"capture": "irq"})
+figures = {"native": hw.capture.native}
+frame = bytearray(b"\x40" * 192)
+now = [0]
+
+
+def measure(name, fn):
+    gc.collect()
+    gc.disable()
+    before = gc.mem_alloc()
+    fn()
+    figures[name] = gc.mem_alloc() - before
+    gc.enable()
+
+
+def idle_passes():
+    for _ in range(50):
+        now[0] += 1000
+        hw.service(now[0])
+        hw.read_line()
+
+
+def frames():
+    for _ in range(20):
+        hw.show(frame)
+        now[0] += 5000
+        hw.service(now[0])
+
+
+async def waits():
+    for _ in range(3):                       # the first waits set asyncio's own state up
+        await hw.wait(2)
+    gc.collect()
+    gc.disable()
+    before = gc.mem_alloc()
+    for _ in range(20):
+        await hw.wait(2)
+    figures["20 idle waits of 2 ms"] = gc.mem_alloc() - before
+    gc.enable()
+    t0 = time.ticks_ms()
+    value = await hw.wait(30)
+    figures["wait(30) took ms"] = time.ticks_diff(time.ticks_ms(), t0)
+    figures["wait returns"] = value
+    hw.ring.put(5, 0x1FFFE)                  # a snapshot waiting: no sleep at all
+    t0 = time.ticks_ms()
+    await hw.wait(1000)
+    figures["wait with a snapshot took ms"] = time.ticks_diff(time.ticks_ms(), t0)
+
+
+idle_passes()
+frames()
+measure("50 idle passes", idle_passes)
+result = "allocates"
+micropython.heap_lock()
+try:
+    frames()
+    result = 0
+except MemoryError:
+    pass
+micropython.heap_unlock()
+figures["20 frames (heap locked)"] = result
+figures["frames started"] = DMA.started
+asyncio.run(waits())
+measure("one event line", lambda: hw.write_line('{"ev":"tick","t":1}'))
+print(json.dumps(figures))
