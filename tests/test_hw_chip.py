@@ -209,3 +209,27 @@ def test_the_pico_layer_on_micropython_allocates_nothing_while_idle_or_drawing(m
     assert figures["wait returns"] is True and 30 <= figures["wait(30) took ms"] < 200
     assert figures["wait with a snapshot took ms"] < 5
     assert 0 < figures["one event line"] <= 128       # its encoded copy, once
+
+
+def test_starting_with_pio_capture_leaves_the_free_heap_in_one_piece(micropython, tmp_path):
+    # The firmware as deploy sends it (.mpy, native code for this port's -march), in a
+    # heap the size of a Pico's: the PIO backend's DMA block is the first thing the layer
+    # allocates, one block, no temporary, so the free heap after start is still one run.
+    built = dep.build(compiler=dep.Compiler(cache=tmp_path / "cache"), march="x64")
+    for path, data in built.files.items():
+        if path.startswith("courtside/"):
+            (tmp_path / "fw" / path).parent.mkdir(parents=True, exist_ok=True)
+            (tmp_path / "fw" / path).write_bytes(data)
+    run = subprocess.run([micropython, "-X", "heapsize=192k", str(MP / "pico_start_heap.py"),
+                          str(tmp_path / "fw"), str(ROOT / "hardware" / "pinmap.json")],
+                         input=b"", capture_output=True, timeout=60, check=False)
+    assert run.returncode == 0, run.stderr.decode()
+    text = run.stdout.decode()
+    figures = json.loads(text.splitlines()[0])
+    largest = int(text.split("max free sz:")[1].split()[0]) * figures["block bytes"]
+    assert figures["capture"] == "pio"
+    # 64-bit port figures (a Pico's are about half): the start takes the 8 KB DMA block
+    # plus frame buffers, queues and the ring; the largest free block is nearly all of the
+    # free heap (what is not in it are holes between the loaded modules).
+    assert figures["start bytes"] <= 32 * 1024
+    assert largest >= figures["free"] - 12 * 1024

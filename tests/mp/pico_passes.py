@@ -1,7 +1,6 @@
 # Runs on the MicroPython unix port: courtside.hw.pico itself, on stand-ins for the board
-# modules only (machine, rp2: put in sys.modules before it is imported), with this port's
-# real select, sys.stdin/stdout, asyncio and viper (micropython is wrapped only to add the
-# emergency exception buffer the unix port lacks). Measures the heap bytes of what the
+# modules only (machine, rp2: board_standins.py), with this port's real select,
+# sys.stdin/stdout, asyncio and viper. Measures the heap bytes of what the
 # main loop asks of the hardware layer: an idle pass (service, read_line, wait), a frame
 # (show, then the pass that starts its DMA transfer), an event line. Prints JSON.
 # argv: the firmware folder, the pin map.
@@ -15,93 +14,10 @@ import micropython
 sys.path.insert(0, sys.argv[1])
 
 
-class Namespace:
-    pass
+import board_standins  # noqa: E402
 
-
-class Pin:
-    IN, OUT, PULL_UP = 0, 1, 2
-    IRQ_FALLING, IRQ_RISING = 4, 8
-
-    def __init__(self, gpio, mode=None, pull=None, value=None):
-        self.gpio = gpio
-
-    def value(self, v=None):
-        return 1
-
-    def irq(self, handler=None, trigger=0, hard=False):
-        return self
-
-
-class PWM:
-    def __init__(self, pin):
-        self.pin = pin
-
-    def duty_u16(self, duty):
-        pass
-
-    def freq(self, f):
-        pass
-
-
-class WDT:
-    def __init__(self, timeout=0):
-        pass
-
-    def feed(self):
-        pass
-
-
-class Mem32:
-    def __getitem__(self, addr):
-        return 0x1FFFF
-
-    def __setitem__(self, addr, value):
-        pass
-
-
-class StateMachine:
-    def __init__(self, sm_id, program, **kw):
-        self.on = False
-
-    def active(self, value=None):
-        if value is not None:
-            self.on = bool(value)
-        return self.on
-
-    def tx_fifo(self):
-        return 0
-
-
-class DMA:
-    started = 0
-
-    def pack_ctrl(self, **kw):
-        return 0
-
-    def config(self, read=None, write=None, count=None, ctrl=None, trigger=False):
-        if trigger:
-            DMA.started += 1
-
-    def active(self, value=None):
-        return False
-
-    def close(self):
-        pass
-
-
-machine = Namespace()
-machine.Pin, machine.PWM, machine.WDT, machine.mem32 = Pin, PWM, WDT, Mem32()
-machine.reset = lambda: None
-rp2 = Namespace()
-rp2.asm_pio = lambda **kw: (lambda f: f)
-rp2.StateMachine, rp2.DMA = StateMachine, DMA
-fake_micropython = Namespace()         # the unix port has no emergency exception buffer
-fake_micropython.const = micropython.const
-fake_micropython.alloc_emergency_exception_buf = lambda n: None
-sys.modules["machine"] = machine
-sys.modules["rp2"] = rp2
-sys.modules["micropython"] = fake_micropython
+board_standins.install()
+DMA = board_standins.DMA
 
 import asyncio  # noqa: E402
 
