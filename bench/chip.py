@@ -11,6 +11,9 @@
    ``hw.chain.pack`` and its viper twin ``hw.native.pack``, and, for comparison, the
    64-word loop the Pico layer used before (divmod per pixel, words up to 2**32).
 
+3. Heap bytes per frame, per press (native handler, bytecode handler, PIO drain) and per
+   event line queued, from ``gc.mem_alloc()`` around 100 repetitions, collection off.
+
 Every figure is the median of ROUNDS batches (default 15). The unix port on a PC runs
 bytecode some 50-100 times faster than an RP2040 at 125 MHz; compare ratios, not times.
 """
@@ -28,8 +31,10 @@ from courtside import display, power  # noqa: E402
 from courtside.capture import IrqCapture  # noqa: E402
 from courtside.clock import MASK  # noqa: E402
 from courtside.hw import chain  # noqa: E402
+from courtside.hw.lines import Sender  # noqa: E402
 from courtside.hw.native import NativeCapture  # noqa: E402
 from courtside.hw.native import pack as native_pack  # noqa: E402
+from courtside.piostamp import Drain, Stamper  # noqa: E402
 from courtside.ring import Ring  # noqa: E402
 
 ROUNDS = int(sys.argv[1]) if len(sys.argv) > 1 else 15
@@ -187,5 +192,76 @@ def frame_figures():
           % (old / 1000, pack / old, fast / old))
 
 
+def per_call_bytes(fn, n=100):
+    import gc
+    fn()
+    gc.collect()
+    gc.disable()
+    before = gc.mem_alloc()
+    for _ in range(n):
+        fn()
+    used = gc.mem_alloc() - before
+    gc.enable()
+    return used / n
+
+
+def allocation_figures():
+    native, byte = Native(), Bytecode()
+    frame, out = bytearray(192), bytearray(192)
+    table = chain.order(True, True)
+
+    def one_frame():
+        for i in range(192):
+            frame[i] = 255
+        display.scale(frame, 96)
+        power.limit(frame)
+        native_pack(frame, table, out)
+
+    def native_press():
+        reset(native.ring)
+        native.cap.irq(pin)
+
+    def bytecode_press():
+        reset(byte.ring)
+        byte.cap.irq(pin)
+
+    halves = array("H", range(128))
+    drain = Drain(Ring(64), Stamper(125000000), halves, 0, 17, 0x1FFFF)
+    state = [0, 0]
+    pair = [0, 0]
+
+    def pio_press():
+        j = 2 * (state[0] % 64)
+        halves[j], halves[j + 1] = 0xFFFE, 0xFFFF          # GP0 pressed
+        state[1] = (state[1] - 1000) & 0x3FFFFFFF
+        j = 2 * ((state[0] + 1) % 64)
+        halves[j], halves[j + 1] = state[1] & 0xFFFF, state[1] >> 16
+        state[0] += 2
+        drain.last = 0x1FFFF
+        drain.take(state[0], 100)
+        while drain.ring.get(pair):
+            pass
+
+    class Port:
+        def write(self, b):
+            return 1
+
+    tx = Sender(Port(), lambda: True, per_pass=1 << 20)
+    fields = (123456, 2, "THROW", 1)
+
+    def one_line():
+        tx.pass_begin()
+        tx.write_line('{"ev":"press","t":%d,"p":%d,"b":"%s","rank":%d}' % fields)
+
+    print("Heap bytes per call (gc.mem_alloc over 100 calls, 64-bit port):")
+    print("  frame (scale, cap, pack)   %6.1f" % per_call_bytes(one_frame))
+    print("  press, native handler      %6.1f" % per_call_bytes(native_press))
+    print("  press, bytecode handler    %6.1f" % per_call_bytes(bytecode_press))
+    print("  press, PIO drain           %6.1f" % per_call_bytes(pio_press))
+    print("  event line, 52 chars        %5.1f   (formatting it, and write_line's encoded copy)"
+          % per_call_bytes(one_line))
+
+
 handler_figures()
 frame_figures()
+allocation_figures()
