@@ -144,3 +144,16 @@ def test_safe_mode_reads_the_button_after_the_pull_up_settles(pico, monkeypatch,
     monkeypatch.setattr(module.Pin, "value", lambda self, v=None: 0 if held else 1)
     assert module.main_held(Pins(json.loads(json.dumps(PINMAP)))) is held
     assert waited and waited[0] >= 1
+
+
+def test_a_frame_after_a_long_pause_is_not_held_back_by_the_tick_wrap(pico):  # noqa: F811
+    module, rig = pico
+    board = build(module)
+    (sm,) = rig.machines
+    rig.drain_us = 1920
+    board.show(bytearray(192))
+    rig.now = 2000
+    board.service(rig.now)                       # the line went idle at 2000
+    rig.now = 2000 + (1 << 29) + 5               # over half the tick circle later: diff() < 0
+    board.show(bytearray([9] * 192))
+    assert sm.starts[-1] == rig.now

@@ -170,8 +170,10 @@ class Matrix:
             self._idle_since = now
         if not self._pending:
             return
-        if self._idle_since is not None and diff(now, self._idle_since) < _LATCH_US:
-            return
+        if self._idle_since is not None:
+            if 0 <= diff(now, self._idle_since) < _LATCH_US:
+                return
+            self._idle_since = None      # latched (a stamp from before a long pause counts too)
         buf = self._bufs[self._spare]
         self._spare ^= 1
         self._pending = False
