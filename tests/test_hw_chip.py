@@ -227,3 +227,22 @@ def test_starting_with_pio_capture_leaves_the_free_heap_in_one_piece(micropython
     # free heap (what is not in it are holes between the loaded modules).
     assert figures["start bytes"] <= 32 * 1024
     assert largest >= figures["free"] - 12 * 1024
+
+
+# display.scale and power.limit: faster, same results --------------------------------------------
+
+def test_scale_and_limit_give_the_results_of_their_plain_formulas():
+    import random
+
+    from courtside import display, power
+    rng = random.Random(13)
+    for brightness in (1, 2, 96, 127, 200, 254, 255, 96, 1):   # the table is rebuilt on change
+        frame = bytearray(rng.randrange(256) if rng.random() < 0.7 else 0 for _ in range(192))
+        want = bytes(v * brightness // 255 for v in frame) if brightness < 255 else bytes(frame)
+        assert bytes(display.scale(frame, brightness)) == want
+    for _ in range(200):
+        frame = bytearray(rng.choice((0, 255, rng.randrange(256))) for _ in range(192))
+        total = sum(frame)
+        scale = power.BUDGET_UNITS * 256 // total if total > power.BUDGET_UNITS else 256
+        want = bytes(v * scale >> 8 for v in frame) if scale < 256 else bytes(frame)
+        assert power.limit(frame) == scale and bytes(frame) == want
