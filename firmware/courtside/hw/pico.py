@@ -102,7 +102,8 @@ class _Wait:
     """What ``Pico.wait`` returns: one object, awaited again and again, so an idle pass of
     the loop allocates nothing (a coroutine, or ``wait_for_ms`` on a flag, is a new object
     every time). Each step drains the PIO buffer, looks at the ring, and otherwise sleeps
-    a millisecond through ``asyncio.sleep_ms``, which reuses one object of its own."""
+    a millisecond through ``asyncio.sleep_ms``, which reuses one object of its own. One
+    task awaits it at a time: the loop."""
 
     def __init__(self, ring, drain):
         self._ring = ring
