@@ -4,7 +4,7 @@
 one press every SPACING us (down to the 1000 us tie window), then released 40 ms later.
 Every press and release is a 5 ms bounce burst: the contact flips at random intervals of
 20-400 us and settles. The pins drive the real capture program in the PIO emulator (the
-firmware's opcodes); the words go through a model of the DMA ring (2048 words, as the
+firmware's opcodes); the words go through a model of the DMA ring (1024 words, as the
 firmware), the firmware's drain (every 2 ms, the poll timer) into a 256-entry capture
 ring, then the firmware's debouncer (20 ms). A press is right when its stamp is within
 1 us of the true first edge and its rank in the round is its true rank.
@@ -35,7 +35,7 @@ from courtside.clock import MASK, add, diff  # noqa: E402
 from courtside.debounce import PRESS, Debouncer  # noqa: E402
 from courtside.piostamp import Drain, Stamper  # noqa: E402
 from courtside.ring import Ring  # noqa: E402
-from courtside_host.piosim import PioSim  # noqa: E402
+from pio_sim import PioSim  # noqa: E402
 from pio_waves import IDLE, DmaBuffer, steps  # noqa: E402
 
 MHZ = 125                      # cycles per microsecond
@@ -73,7 +73,7 @@ def storm(rng, spacing_us, start_us=1000.0):
     return sorted(edges), truth
 
 
-def run_pio(edges, end_us, t0, drain_every_us=2000, stall=None, buffer_words=2048, ring_size=256):
+def run_pio(edges, end_us, t0, drain_every_us=2000, stall=None, buffer_words=1024, ring_size=256):
     """Presses [(stamp, gpio)] and loss counters for one round through the PIO path.
 
     ``stall`` = (from_us, to_us): no drain pass in that window (a long GC, a flash write).
@@ -165,8 +165,9 @@ def score(presses, truth, t0):
 
 
 CASES = (
-    ("PIO, drained every 2 ms", {}),
-    ("PIO, drain stalled 60 ms", {"stall": (3000, 63000)}),
+    ("PIO, 1024-word buffer, drained every 2 ms", {}),
+    ("PIO, 1024-word buffer, drain stalled 60 ms", {"stall": (3000, 63000)}),
+    ("PIO, 2048-word buffer, drain stalled 60 ms", {"stall": (3000, 63000), "buffer_words": 2048}),
     ("PIO, 512-word buffer, 60 ms", {"stall": (3000, 63000), "buffer_words": 512}),
     ("IRQ model", None),
 )
@@ -258,7 +259,7 @@ def main(argv=None):
             print(fmt % (name, "%d us" % spacing, "%.1f%%" % (100.0 * order / n),
                          "%.1f%%" % (100.0 * stamped / n), lost, "%.2f us" % medians[name],
                          "%.2f us" % p99, "%.2f us" % errs[-1], edges_per_round, overrun, dropped))
-        ratio = medians["IRQ model"] / max(medians["PIO, drained every 2 ms"], 1e-9)
+        ratio = medians["IRQ model"] / max(medians["PIO, 1024-word buffer, drained every 2 ms"], 1e-9)
         print("%-29s %7s  IRQ/PIO median |stamp error|: %.0fx\n" % ("", "", ratio))
     speed = drain_timing()
     print("drain, us per snapshot (median of 9 passes of 1024; the computer running the bench, not a Pico): "

@@ -3,18 +3,25 @@
 
 The state machine is the PIO emulator running the program the module assembled through
 ``rp2.asm_pio`` (here the stand-in assembler);
-the DMA channel copies each pushed word into the buffer the module gave it, wrapping at
+the DMA channel, given a state machine's RX FIFO address, copies each word that machine
+pushes into the buffer the module gave it, wrapping at
 the ring size it asked for, and counts down its transfer counter as the real one does.
 Time is a microsecond clock the test moves with ``Board.advance(us)``.
 """
 
 import types
 
-from courtside_host.pio_standin import assemble
-from courtside_host.piosim import PioSim
+from pio_sim import PioSim
+from pio_standin import assemble
 from pio_waves import steps
 
 MHZ = 125
+
+
+def fifo(sm_id):
+    """The RX FIFO register of a state machine, from the RP2040 datasheet (PIO0 at
+    0x50200000, PIO1 at 0x50300000, RXF0..3 at +0x20..0x2c): what the DMA reads."""
+    return 0x50200000 + 0x100000 * (sm_id // 4) + 0x20 + 4 * (sm_id % 4)
 
 
 class Board:
@@ -176,7 +183,8 @@ class _Dma:
     def move(self):
         if not self.running:
             return
-        words = self.source.pushed()
+        (sm,) = [m for m in self.board.machines if fifo(m.sm_id) == self.source]
+        words = sm.pushed()
         ring_words = (1 << self.ctrl["ring_size"]) // 4
         while self.copied < len(words) and self.count:
             w = words[self.copied]

@@ -166,3 +166,51 @@ def test_deploy_right_after_a_cut_off_one_recovers_without_a_reset(pico, firmwar
     result = dep.deploy(pico.port, firmware=firmware)
     assert result.pong["fw"] == dep.local_version()
     assert not [p for p in board_files(pico.flash) if p.endswith(".part")]
+
+
+# Native code: the IRQ handler is compiled for the board's -march -------------------------
+
+def mpy_for(arch, sub=3, major=6):
+    """A board's ``sys.implementation._mpy`` for an architecture number."""
+    return major | (sub | arch << 2) << 8
+
+
+def test_the_board_architecture_is_read_from_its_mpy_word():
+    assert dep.mpy_arch(mpy_for(4)) == "armv6m"             # RP2040 (Cortex-M0+)
+    assert dep.mpy_arch(mpy_for(7)) == "armv7emsp"          # RP2350 (Cortex-M33)
+    assert dep.mpy_arch(mpy_for(2)) == "x64" and dep.mpy_arch(6) is None
+    assert dep.native_target(mpy_for(4), 3) == ("armv6m", None)
+    arch, why = dep.native_target(mpy_for(4, sub=2), 3)
+    assert arch is None and "v6.2" in why and "v6.3" in why
+    assert dep.native_target(6, 3)[0] is None
+
+
+def test_native_modules_are_compiled_for_the_board_and_the_rest_stay_bytecode(tmp_path):
+    compiler = dep.Compiler(cache=tmp_path / "cache")
+    assert compiler.sub() == 3
+    built = dep.build(compiler=compiler, march="armv6m")
+    assert built.native == ["courtside/hw/native.py"] and built.left_off == []
+    native = built.files["courtside/hw/native.mpy"]
+    assert native[:2] == b"M\x06" and native[2] >> 2 == 4           # armv6m in the header
+    assert built.files["courtside/app.mpy"][2] >> 2 == 0           # bytecode only
+
+
+def test_a_board_without_native_code_gets_no_native_module_and_is_told(tmp_path):
+    compiler = dep.Compiler(cache=tmp_path / "cache")
+    built = dep.build(compiler=compiler, march=None)
+    assert "courtside/hw/native.mpy" not in built.files
+    assert built.left_off == ["courtside/hw/native.py"]
+    assert "courtside/hw/pico.mpy" in built.files and "courtside/capture.mpy" in built.files
+
+
+def test_deploy_to_the_virtual_pico_sends_the_handler_as_x64_code_and_it_loads(pico, micropython):
+    steps = []
+    result = dep.deploy(pico.port, on_step=lambda kind, what, n: steps.append((kind, what)))
+    assert ("native", "machine code for x64") in steps
+    assert result.native == ["courtside/hw/native.py"]
+    mpy = pico.flash / "courtside" / "hw" / "native.mpy"
+    assert mpy.read_bytes()[2] >> 2 == 2
+    code = ("import sys; sys.path.insert(0, %r); from courtside.hw.native import NativeCapture; "
+            "print(NativeCapture.native)" % str(pico.flash))
+    run = subprocess.run([micropython, "-c", code], capture_output=True, text=True, timeout=30, check=False)
+    assert run.stdout.split() == ["True"], run.stderr

@@ -1,11 +1,12 @@
 """The Pico hardware layer on stand-ins for ``rp2`` and ``machine``: what it asks of the
 board when frames follow each other, when it lets go, when the laptop stops reading, and
-when the PIO backend cannot start."""
+when a capture backend cannot start."""
 
 import json
 
 import pytest
 from conftest import ROOT
+from courtside.hw import chain
 from courtside.pins import Pins
 from test_ws2812 import pico  # noqa: F401 - the fixture: pico.py imported on stand-ins
 
@@ -13,17 +14,47 @@ PINMAP = json.loads((ROOT / "hardware" / "pinmap.json").read_text())
 
 
 def build(module, settings=None):
-    return module.Pico(Pins(json.loads(json.dumps(PINMAP))), settings or {})
+    return module.Pico(Pins(json.loads(json.dumps(PINMAP))), settings or {"capture": "irq"})
 
 
-def test_frames_are_kept_apart_long_enough_to_latch(pico):  # noqa: F811
+def test_frames_are_kept_apart_long_enough_to_latch_and_show_never_waits(pico):  # noqa: F811
     module, rig = pico
     board = build(module)
+    (sm,) = rig.machines
+    rig.drain_us = 1920                          # 192 bytes at 10 us: the DMA is busy this long
     board.show(bytearray(192))
-    assert rig.sleeps == []                      # nothing sent before: no wait
-    board.show(bytearray(192))
-    assert rig.sleeps and rig.sleeps[-1] >= 280  # WS2812B-V5 latches after >= 280 us low
-    assert rig.emergency == [100]
+    assert sm.starts == [0]                      # nothing sent before: at once
+    rig.now = 100
+    board.show(bytearray([7] * 192))
+    assert sm.starts == [0]                      # queued, not waited for
+    rig.now = 1920
+    board.service(rig.now)                       # the FIFO is seen empty now
+    rig.now = 1920 + 309
+    board.service(rig.now)
+    assert sm.starts == [0]                      # the line has not been low long enough
+    rig.now = 1920 + 310
+    board.service(rig.now)
+    assert sm.starts == [0, 2230] and sm.words[-192:] == [7 * 0x01010101] * 192
+    assert 2230 - 1920 >= 280 + 10               # WS2812B-V5 latch, after the last byte's 8 bits
+    assert rig.sleeps == [] and rig.emergency == [100]
+
+
+def test_the_frame_being_sent_is_never_written_and_the_newest_waiting_frame_wins(pico):  # noqa: F811
+    module, rig = pico
+    board = build(module)
+    (sm,) = rig.machines
+    (dma,) = rig.dmas
+    rig.drain_us = 1920
+    board.show(bytearray([1] * 192))
+    live = dma.kw["read"]
+    board.show(bytearray([2] * 192))
+    board.show(bytearray([3] * 192))
+    assert bytes(live) == bytes([1] * 192)       # the DMA's buffer kept frame 1 throughout
+    for now in (1920, 2300):
+        rig.now = now
+        board.service(now)
+    assert sm.words[192:] == [3 * 0x01010101] * 192
+    assert board._matrix.skipped == 1 and board._matrix.frames == 2
 
 
 def test_release_lets_the_dark_frame_reach_the_last_pixel(pico, monkeypatch):  # noqa: F811
@@ -33,44 +64,49 @@ def test_release_lets_the_dark_frame_reach_the_last_pixel(pico, monkeypatch):  #
     board = build(module)
     board.show(bytearray([255] * 192))
     sm = rig.machines[0]
-    before = len(rig.sleeps)
     board.release()
-    assert sm.words[-64:] == [0] * 64            # the dark frame was sent
-    assert len(rig.sleeps) > before + 1          # and latched before the machine stopped
-    assert not sm.active() and stopped == [True]
+    assert sm.words[-192:] == [0] * 192          # the dark frame was sent
+    assert rig.sleeps and rig.sleeps[-1] >= 290  # and latched before the machine stopped
+    assert not sm.active() and stopped == [True] and rig.dmas[0].closed
 
 
-def test_a_laptop_that_stops_reading_costs_lines_not_time(pico, monkeypatch, capsys):  # noqa: F811
+def test_a_laptop_that_stops_reading_costs_lines_not_time(pico, capsys):  # noqa: F811
     module, rig = pico
     board = build(module)
-    writable = [True]
-
-    class Poll:
-        def register(self, *args):
-            pass
-
-        def poll(self, timeout):
-            assert timeout == 0                  # never waits
-            return [(1, 4)] if writable[0] else []
-
-    import select
-    monkeypatch.setattr(select, "poll", Poll)
+    capsys.readouterr()
     board.write_line('{"ev":"a"}')
-    writable[0] = False
-    board.write_line('{"ev":"b"}')
-    board.write_line('{"ev":"c"}')
-    writable[0] = True
-    board.write_line('{"ev":"d"}')
-    assert capsys.readouterr().out.split() == ['{"ev":"a"}', '{"ev":"d"}']
-    assert board.unsent == 2
+    rig.writable = False
+    for i in range(400):                          # 2 KB of queue: about 110 of these fit
+        board.write_line('{"ev":"b","n":%d}' % i)
+    assert 250 < board.unsent < 300 and rig.sleeps == []
+    rig.writable = True
+    for _ in range(100):                          # a pass sends at most 192 bytes
+        board.service(rig.now)
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == '{"ev":"a"}' and len(out) == 1 + 400 - board.unsent
+    assert out[1:] == ['{"ev":"b","n":%d}' % i for i in range(len(out) - 1)]   # whole lines, in order
 
 
-def test_pio_backend_that_cannot_start_falls_back_to_irq(pico, capsys):  # noqa: F811
-    module, rig = pico                           # these stand-ins have no rp2.DMA
-    board = build(module, {"capture": "pio"})
+def test_pio_capture_is_the_default_and_falls_back_to_irq_saying_why(pico, capsys):  # noqa: F811
+    module, rig = pico                           # CPython has no uctypes: PIO cannot start
+    from courtside.settings import DEFAULTS
+    assert DEFAULTS["capture"] == "pio"
+    board = build(module, dict(DEFAULTS))
     assert board.capture.name == "irq"
-    line = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
-    assert line["ev"] == "error" and "using irq" in line["msg"]
+    assert any("pio capture unavailable, using irq" in n for n in board.notes)
+    lines = [json.loads(x) for x in capsys.readouterr().out.strip().splitlines()]
+    assert any(x["ev"] == "error" and "using irq" in x["msg"] for x in lines)
+
+
+def test_a_board_that_cannot_load_the_native_handler_uses_the_bytecode_one(pico):  # noqa: F811
+    module, rig = pico                           # the stand-in micropython has no viper
+    board = build(module)
+    assert board.capture.name == "irq" and board.capture.native is False
+    assert any("native code unavailable, using bytecode" in n for n in board.notes)
+    assert board._pack is chain.pack
+    lags = [board.capture._lags[p] for p in board._buttons]
+    assert lags == [module.dispatch_lag_us(g) for g in board.pins.button_gpio]
+    assert module.dispatch_lag_us(0) == 0 and module.dispatch_lag_us(15) == 5
 
 
 def test_the_app_reports_unsent_lines_once_they_flow_again():
@@ -108,3 +144,16 @@ def test_safe_mode_reads_the_button_after_the_pull_up_settles(pico, monkeypatch,
     monkeypatch.setattr(module.Pin, "value", lambda self, v=None: 0 if held else 1)
     assert module.main_held(Pins(json.loads(json.dumps(PINMAP)))) is held
     assert waited and waited[0] >= 1
+
+
+def test_a_frame_after_a_long_pause_is_not_held_back_by_the_tick_wrap(pico):  # noqa: F811
+    module, rig = pico
+    board = build(module)
+    (sm,) = rig.machines
+    rig.drain_us = 1920
+    board.show(bytearray(192))
+    rig.now = 2000
+    board.service(rig.now)                       # the line went idle at 2000
+    rig.now = 2000 + (1 << 29) + 5               # over half the tick circle later: diff() < 0
+    board.show(bytearray([9] * 192))
+    assert sm.starts[-1] == rig.now

@@ -7,9 +7,9 @@ that cycle, and when each edge really happened.
 
 import pytest
 from courtside import piocode
-from courtside_host.piosim import PioSim
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from pio_sim import PioSim
 from pio_waves import IDLE, bounce, decode, steps
 from pioemu import State
 from pioemu.shift_register import ShiftRegister

@@ -6,8 +6,8 @@ import adafruit_pioasm
 import pytest
 from conftest import ROOT
 from courtside import piocode
-from courtside_host.pio_standin import PioAsmError, assemble
-from courtside_host.piosim import PioSim
+from pio_sim import PioSim
+from pio_standin import PioAsmError, assemble
 from pioemu import State, emulate
 from pioemu.shift_register import ShiftRegister
 

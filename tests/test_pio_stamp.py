@@ -15,9 +15,9 @@ from courtside.clock import MASK, add, diff
 from courtside.debounce import Debouncer
 from courtside.piostamp import Drain, Stamper
 from courtside.ring import Ring
-from courtside_host.piosim import PioSim
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from pio_sim import PioSim
 from pio_waves import IDLE, DmaBuffer, bounce, decode, steps
 
 F = 125_000_000

@@ -1,13 +1,12 @@
 """The WS2812 matrix driver: one source, encoded right, and a waveform inside the datasheet.
 
 ``courtside.hw.pico`` is imported on stand-ins for ``rp2`` and ``machine``: its
-``rp2.asm_pio`` is the stand-in assembler, its state machine records the words
-``Pico.show`` puts. Those words go through the PIO emulator running the program
-``pico.py`` built, with the side-set on the matrix pin, and the data line is recorded
-cycle by cycle.
+``rp2.asm_pio`` is the stand-in assembler, its DMA channel hands the state machine the
+FIFO words a byte write makes on the RP2040 bus (the byte in all four lanes). Those
+words go through the PIO emulator running the program ``pico.py`` built, with the
+side-set on the matrix pin, and the data line is recorded cycle by cycle.
 """
 
-import asyncio
 import importlib
 import json
 import random
@@ -24,7 +23,7 @@ import pytest
 from conftest import FIRMWARE, ROOT
 from courtside import ws2812code
 from courtside.pins import Pins
-from courtside_host.pio_standin import PioAsmError, assemble
+from pio_standin import PioAsmError, assemble
 from pioemu import State, emulate
 
 PINMAP = json.loads((ROOT / "hardware" / "pinmap.json").read_text())
@@ -52,13 +51,21 @@ GAP = 400          # cycles between frames in these tests (50 us): the latch
 # The board, as far as pico.py needs it ----------------------------------------------------
 
 class _Rig:
-    """Stand-ins for ``rp2`` and ``machine``; remembers what pico.py asked of them."""
+    """Stand-ins for ``rp2``, ``machine`` and ``select``; remembers what pico.py asked of them."""
 
     def __init__(self):
         self.assembled = []     # (function, config, program) for every asm_pio use
         self.machines = []
+        self.dmas = []
         self.emergency = []     # sizes asked of alloc_emergency_exception_buf
-        self.sleeps = []        # time.sleep_us calls: the latch gap between frames
+        self.sleeps = []        # time.sleep_us calls
+        self.now = 0            # the microsecond clock, moved by the tests
+        self.writable = True    # what a POLLOUT poll of stdout says
+        self.drain_us = 0       # how long a started DMA transfer stays busy
+
+    def sleep(self, us):
+        self.sleeps.append(us)
+        self.now += us
 
     def modules(self):
         rig = self
@@ -81,6 +88,7 @@ class _Rig:
             def __init__(self, sm_id, program, **kw):
                 self.sm_id, self.program, self.kw = sm_id, program, kw
                 self.words = []
+                self.starts = []    # rig.now at each transfer the DMA started
                 self.on = False
                 rig.machines.append(self)
 
@@ -89,16 +97,45 @@ class _Rig:
                     self.on = bool(value)
                 return self.on
 
-            def put(self, word):
-                assert 0 <= word <= 0xFFFFFFFF
-                self.words.append(word)
-
             def tx_fifo(self):
-                return 0        # the stand-in sends every word at once
+                return 0        # the stand-in DMA hands over a transfer at once
+
+        class DMA:
+            def __init__(self):
+                self.kw = {}
+                self.busy_until = None
+                self.closed = False
+                rig.dmas.append(self)
+
+            def pack_ctrl(self, **kw):
+                return dict(kw)
+
+            def config(self, read=None, write=None, count=None, ctrl=None, trigger=False):
+                for key, value in (("read", read), ("write", write), ("count", count), ("ctrl", ctrl)):
+                    if value is not None:
+                        self.kw[key] = value
+                if trigger:
+                    ctrl = self.kw["ctrl"]
+                    assert ctrl["size"] == 0 and ctrl["inc_read"] and not ctrl["inc_write"]
+                    assert self.kw["write"] == 0x50200010      # PIO0 TXF0
+                    (sm,) = [m for m in rig.machines if m.sm_id == 0]
+                    sm.starts.append(rig.now)
+                    data = bytes(self.kw["read"][:self.kw["count"]])
+                    sm.words.extend(b * 0x01010101 for b in data)  # a byte write fills all four lanes
+                    self.busy_until = rig.now + rig.drain_us
+
+            def active(self, value=None):
+                if value is not None and not value:
+                    self.busy_until = None
+                return self.busy_until is not None and rig.now < self.busy_until
+
+            def close(self):
+                self.closed = True
 
         rp2.PIO = PIO
         rp2.asm_pio = asm_pio
         rp2.StateMachine = StateMachine
+        rp2.DMA = DMA
 
         machine = types.ModuleType("machine")
 
@@ -125,16 +162,38 @@ class _Rig:
             def freq(self, f):
                 self.f = f
 
+        class WDT:
+            def __init__(self, timeout):
+                self.timeout = timeout
+
+            def feed(self):
+                pass
+
         machine.Pin = Pin
         machine.PWM = PWM
-        machine.WDT = object
+        machine.WDT = WDT
         machine.mem32 = {}
         machine.reset = lambda: None
 
         micropython = types.ModuleType("micropython")
         micropython.const = lambda x: x
         micropython.alloc_emergency_exception_buf = rig.emergency.append
-        return {"rp2": rp2, "machine": machine, "micropython": micropython}
+
+        select = types.ModuleType("select")
+        select.POLLIN, select.POLLOUT = 1, 4
+
+        class Poll:
+            def register(self, stream, event):
+                self.event = event
+
+            def ipoll(self, timeout):
+                assert timeout == 0                  # never waits
+                if self.event == select.POLLOUT and rig.writable:
+                    return iter([(None, self.event)])
+                return iter([])
+
+        select.poll = Poll
+        return {"rp2": rp2, "machine": machine, "micropython": micropython, "select": select}
 
 
 @pytest.fixture
@@ -144,9 +203,10 @@ def pico(monkeypatch):
     for name, mod in rig.modules().items():
         monkeypatch.setitem(sys.modules, name, mod)
     monkeypatch.delitem(sys.modules, "courtside.hw.pico", raising=False)
-    monkeypatch.setattr(asyncio, "ThreadSafeFlag", lambda: None, raising=False)
-    monkeypatch.setattr(time, "ticks_us", lambda: 0, raising=False)
-    monkeypatch.setattr(time, "sleep_us", rig.sleeps.append, raising=False)
+    monkeypatch.setattr(time, "ticks_us", lambda: rig.now & 0x3FFFFFFF, raising=False)
+    monkeypatch.setattr(time, "ticks_ms", lambda: rig.now // 1000, raising=False)
+    monkeypatch.setattr(time, "ticks_diff", lambda a, b: a - b, raising=False)
+    monkeypatch.setattr(time, "sleep_us", rig.sleep, raising=False)
     module = importlib.import_module("courtside.hw.pico")
     yield module, rig
     sys.modules.pop("courtside.hw.pico", None)
@@ -156,17 +216,24 @@ def _board(module, rig, **matrix):
     data = json.loads(json.dumps(PINMAP))
     data["matrix"].update(matrix)
     pins = Pins(data)
-    board = module.Pico(pins, {})
+    board = module.Pico(pins, {"capture": "irq"})
     (sm,) = rig.machines
     return board, sm, pins
 
 
+def send(board, rig, frame):
+    """Show ``frame`` and let the clock run until the matrix has taken it."""
+    board.show(bytearray(frame))
+    rig.now += 2000
+    board.service(rig.now)
+
+
 # The emulator -------------------------------------------------------------------------------
 
-def waveform(program, frames, pin, gap=GAP, fifo=4):
+def waveform(program, frames, pin, gap=GAP, fifo=8):
     """The data line's level in every cycle while ``program`` sends ``frames`` (lists of
     words). The processor puts words as ``StateMachine.put`` does, filling the
-    ``fifo``-deep TX FIFO whenever it has room; after each frame the line is watched for
+    ``fifo``-deep TX FIFO whenever it has room (8: joined); after each frame the line is watched for
     ``gap`` more cycles once the last bit has gone out."""
     cfg = program.config
     kw = {
@@ -314,6 +381,7 @@ def test_config_uses_the_rp2_values():
 
     assert ws2812code.SHIFT_LEFT == value("SHIFT_LEFT")
     assert ws2812code.OUT_LOW == value("OUT_LOW")
+    assert ws2812code.JOIN_TX == value("JOIN_TX")
 
 
 def test_pico_builds_its_state_machine_from_the_shared_function(pico):
@@ -337,7 +405,7 @@ def test_module_loads_on_micropython(micropython, firmware_env):
     run = subprocess.run([micropython, "-c", code], env=firmware_env, capture_output=True, text=True,
                          timeout=30, check=False)
     assert run.returncode == 0, run.stderr
-    assert run.stdout.split() == ["8000000", "24", "2"]
+    assert run.stdout.split() == ["8000000", "8", "2"]
 
 
 # The waveform ------------------------------------------------------------------------------------
@@ -350,10 +418,9 @@ def test_show_puts_exact_bits_on_the_line(pico, matrix):
     names = list(FRAMES)
     sent = []
     for name in names:
-        board.show(bytearray(FRAMES[name]))
-        sent.append(sm.words[len(sent) * 64:])
-        assert len(sent[-1]) == 64
-        assert all(w & 0xFF == 0 for w in sent[-1])     # colour << 8: 24 bits at the top
+        send(board, rig, FRAMES[name])
+        sent.append(sm.words[len(sent) * 192:])
+        assert len(sent[-1]) == 192                      # one FIFO word per colour byte
     levels = waveform(sm.program, sent, pins.matrix_pin)
     frames = split_bits(levels)
     assert len(frames) == len(names)
@@ -371,7 +438,7 @@ def test_show_puts_exact_bits_on_the_line(pico, matrix):
 
 def test_timing_is_inside_the_ws2812b_datasheet():
     program = assemble(ws2812code.ws2812, **ws2812code.WS2812_CONFIG)
-    words = [0xAA55F0 << 8, 0x0FFF00 << 8]      # both bit values, after each other both ways
+    words = [b * 0x01010101 for b in (0xAA, 0x55, 0xF0, 0x0F, 0xFF, 0x00)]   # both bit values, both ways
     (bits,) = split_bits(waveform(program, [words], pin=3))
     assert CYCLE_NS == 125                      # 8 MHz
     measured = {}                               # name -> every time seen, in ns
@@ -400,5 +467,5 @@ def test_the_checks_see_a_wrong_program():
         wrap()                              # noqa: F821
 
     program = assemble(short_one, **ws2812code.WS2812_CONFIG)
-    (bits,) = split_bits(waveform(program, [[0x800000 << 8]], pin=3))
+    (bits,) = split_bits(waveform(program, [[0x80808080]], pin=3))
     assert bits[0] == (6, 3)

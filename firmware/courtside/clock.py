@@ -25,8 +25,15 @@ def wrap(t):
 
 
 def add(t, delta):
-    """The tick ``delta`` microseconds after ``t`` (delta may be negative)."""
-    return (t + delta) & MASK
+    """The tick ``delta`` microseconds after ``t`` (delta may be negative).
+
+    ``(t + delta) & MASK`` would pass through 2**30 and more whenever the sum crosses the
+    wrap, a heap int on a 32-bit port; this takes the same value by a path that stays small.
+    """
+    r = (t & MASK) - (MASK - (delta & MASK)) - 1     # t + delta - 2**30, reduced
+    if r < 0:
+        r = r + MASK + 1
+    return r
 
 
 def diff(a, b):

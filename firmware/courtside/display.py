@@ -84,9 +84,20 @@ def fault(box):
     return frame
 
 
+_levels = bytearray(256)     # value -> value * brightness // 255, for the last brightness
+_levels_for = [-1]
+
+
 def scale(frame, brightness):
     """Scale a frame in place by a 1..255 brightness setting."""
     if brightness < 255:
+        table = _levels
+        if _levels_for[0] != brightness:      # rebuilt only when the setting changes
+            for v in range(256):
+                table[v] = v * brightness // 255
+            _levels_for[0] = brightness
         for i in range(len(frame)):
-            frame[i] = frame[i] * brightness // 255
+            v = frame[i]
+            if v:
+                frame[i] = table[v]
     return frame

@@ -66,5 +66,7 @@ def limit(frame):
         return 256
     scale = BUDGET_UNITS * 256 // total  # rounds down, and so does each channel below
     for i in range(len(frame)):
-        frame[i] = frame[i] * scale >> 8
+        v = frame[i]
+        if v:
+            frame[i] = v * scale >> 8
     return scale

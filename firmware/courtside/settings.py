@@ -20,7 +20,7 @@ DEFAULTS = {
     "long_ms": 1000,       # main-unit button held this long is a long press (menu)
     "brightness": 96,      # matrix brightness 1..255, before the power cap
     "sound": 1,            # buzzer on (1) or off (0)
-    "capture": "irq",      # capture backend: irq or pio
+    "capture": "pio",      # capture backend: pio (where it can run, else irq) or irq
 }
 
 LIMITS = {

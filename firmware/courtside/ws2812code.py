@@ -7,21 +7,26 @@ assembler runs the very same function and the emulator executes the opcodes it r
 Nothing else lives in this module beyond plain numbers, because ``asm_pio`` swaps the
 module's globals while it runs the function.
 
-What the program does: the side-set pin is the matrix data line. Every pixel is one
-32-bit word, the 24 colour bits (G, R, B, most significant bit first) in the top three
-bytes: the OSR shifts left and autopull refills it every 24 bits, so the FIFO never runs
-dry between pixels of a frame. Every bit takes ``BIT_CYCLES`` cycles, starting high:
+What the program does: the side-set pin is the matrix data line. A frame is 192 bytes in
+chain order (G, R, B of the first LED, then the next), which a DMA channel writes one
+byte at a time into the joined 8-word TX FIFO. The RP2040 bus copies a byte written to a
+32-bit register into all four byte lanes, so each FIFO word is that byte four times; the
+OSR shifts left and autopull refills it every 8 bits, taking the top byte, most
+significant bit first. The DMA keeps the FIFO topped up (a byte leaves it every 10 us),
+so the line never idles inside a frame whatever the processor is doing, and no pixel word
+is ever built by the processor. Every bit takes ``BIT_CYCLES`` cycles, starting high:
 
 - a 0 is 3 cycles high and 7 low: 375 ns / 875 ns at 8 MHz;
 - a 1 is 7 cycles high and 3 low: 875 ns / 375 ns.
 
-That is 800 kbit/s, 30 us a pixel. When the FIFO is empty the ``out`` stalls with the
+That is 800 kbit/s, 30 us a pixel, 1.92 ms a frame. When the FIFO is empty the ``out`` stalls with the
 line low (its side-set holds), which is the latch ("reset") between frames.
 """
 
-# Values of rp2.PIO.SHIFT_LEFT and rp2.PIO.OUT_LOW (checked against the stubs in tests)
+# Values of rp2.PIO.SHIFT_LEFT, OUT_LOW, JOIN_TX (checked against the stubs in tests)
 SHIFT_LEFT = 0
 OUT_LOW = 2
+JOIN_TX = 1
 
 WS2812_FREQ = 8_000_000   # state machine clock: 125 ns a cycle
 BIT_CYCLES = 10           # cycles per bit: 800 kbit/s
@@ -31,10 +36,14 @@ ONE_HIGH = 7              # cycles high for a 1 (then 3 low)
 # Keyword arguments for rp2.asm_pio (and for the stand-in assembler)
 WS2812_CONFIG = {
     "sideset_init": OUT_LOW,       # one side-set pin, the data line, starting low
-    "out_shiftdir": SHIFT_LEFT,    # bit 31 first: colour << 8 sends G7 first
+    "out_shiftdir": SHIFT_LEFT,    # bit 31 first: the top copy of the byte, bit 7 first
     "autopull": True,
-    "pull_thresh": 24,             # a new word every 24 bits
+    "pull_thresh": 8,              # a new FIFO word (one colour byte) every 8 bits
+    "fifo_join": JOIN_TX,          # 8-word TX FIFO: 80 us of slack for the DMA
 }
+
+FRAME_BYTES = 192       # 64 LEDs x 3 colour bytes: one FIFO word each
+BYTE_US = 10            # 8 bits at 800 kbit/s
 
 
 # ruff: noqa: F821 - the names below are the asm_pio language, injected by the assembler

@@ -59,6 +59,8 @@ def run(args):
         nonlocal task
         if kind == "board":
             console.print("board: %s" % what)
+        elif kind == "native":
+            console.print("native: %s" % what)
         elif kind == "plan":
             task = progress.add_task("copying", total=max(n, 1))
             progress.start()

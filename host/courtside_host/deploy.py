@@ -3,7 +3,9 @@
 What goes on the board (the *build*):
 
     /main.py, /boot.py          source, so a board always has readable start-up code
-    /courtside/**.mpy           the firmware package, compiled with mpy-cross
+    /courtside/**.mpy           the firmware package, compiled with mpy-cross; modules with
+                                native code (``@micropython.viper``) for the board's own
+                                ``-march``, read from ``sys.implementation._mpy``
     /pinmap.json                the pin map (checked here with the board's own rules)
     /settings.json              only when settings are given (else the board keeps its own)
 
@@ -63,6 +65,38 @@ def mpy_major(mpy):
     return mpy & 0xFF
 
 
+# mpy-cross's -march names, in the order of the architecture numbers a .mpy header and
+# ``sys.implementation._mpy`` carry (MP_NATIVE_ARCH_* in MicroPython's py/persistentcode.h).
+ARCHS = (None, "x86", "x64", "armv6", "armv6m", "armv7m", "armv7em", "armv7emsp", "armv7emdp",
+         "xtensa", "xtensawin", "rv32imc", "rv64imc")
+
+
+def mpy_arch(mpy):
+    """The -march the board runs native code for, or None (bits 10-13 of ``_mpy``)."""
+    n = (mpy >> 10) & 0x0F
+    return ARCHS[n] if n < len(ARCHS) else None
+
+
+def mpy_sub(mpy):
+    """The native-code sub-version (bits 8-9 of ``_mpy``): native .mpy files must match it."""
+    return (mpy >> 8) & 3
+
+
+def native_target(board_mpy, compiler_sub):
+    """(-march for native modules, None) or (None, why they are left off the board)."""
+    arch = mpy_arch(board_mpy)
+    if arch is None:
+        return None, "the board's MicroPython runs no native code"
+    if mpy_sub(board_mpy) != compiler_sub:
+        return None, ("the board loads native .mpy v%d.%d but this mpy-cross writes v%d.%d"
+                      % (mpy_major(board_mpy), mpy_sub(board_mpy), mpy_major(board_mpy), compiler_sub))
+    return arch, None
+
+
+class NeedsArch(DeployError):
+    """The module has native code and can only be compiled for an architecture."""
+
+
 class Compiler:
     """mpy-cross, with a cache of compiled files keyed by source, name and compiler."""
 
@@ -75,24 +109,30 @@ class Compiler:
         self.cache = Path(cache) if cache else ROOT / "build" / "mpy-cache"
         self._major = None
 
-    def _key(self, source, name):
+    def _key(self, source, name, march):
         h = hashlib.sha256()
-        for part in (self.binary.encode(), name.encode(), source):
+        for part in (self.binary.encode(), name.encode(), (march or "").encode(), source):
             h.update(part)
             h.update(b"\0")
         return h.hexdigest()
 
-    def compile(self, path, name):
-        """``path`` compiled to .mpy bytes; ``name`` is the file name tracebacks show."""
+    def compile(self, path, name, march=None):
+        """``path`` compiled to .mpy bytes; ``name`` is the file name tracebacks show.
+
+        Without ``march`` only bytecode is written, and a module with native code raises
+        NeedsArch."""
         source = Path(path).read_bytes()
-        cached = self.cache / (self._key(source, name) + ".mpy")
+        cached = self.cache / (self._key(source, name, march) + ".mpy")
         if cached.exists():
             return cached.read_bytes()
         self.cache.mkdir(parents=True, exist_ok=True)
         tmp = cached.with_suffix(".tmp")
-        out = subprocess.run([self.binary, "-s", name, "-o", str(tmp), str(path)],
+        arch = ["-march=" + march] if march else []
+        out = subprocess.run([self.binary, *arch, "-s", name, "-o", str(tmp), str(path)],
                              capture_output=True, text=True, check=False)
         if out.returncode:
+            if not march and "invalid arch" in out.stderr:
+                raise NeedsArch("%s has native code" % name)
             raise DeployError("mpy-cross cannot compile %s:\n%s" % (name, out.stderr.strip()))
         tmp.replace(cached)
         return cached.read_bytes()
@@ -108,6 +148,12 @@ class Compiler:
                 raise DeployError("%s does not write .mpy files" % self.binary)
             self._major = data[1]
         return self._major
+
+    def sub(self):
+        """The native-code sub-version this mpy-cross writes (from ``--version``: "mpy v6.3")."""
+        out = subprocess.run([self.binary, "--version"], capture_output=True, text=True, check=False)
+        m = re.search(r"mpy v(\d+)\.(\d+)", out.stdout + out.stderr)
+        return int(m.group(2)) if m else 0
 
 
 def check_mpy(board_mpy, compiler_major):
@@ -130,9 +176,11 @@ def check_mpy(board_mpy, compiler_major):
 class Build:
     """Every file the board should have: {board path: bytes}, and the version in it."""
 
-    def __init__(self, files, version):
+    def __init__(self, files, version, native=(), left_off=()):
         self.files = files
         self.version = version
+        self.native = list(native)        # modules compiled to machine code
+        self.left_off = list(left_off)    # native modules this board cannot load: not sent
 
     def dirs(self):
         out = set()
@@ -143,10 +191,13 @@ class Build:
         return sorted(out, key=lambda d: (d.count("/"), d))
 
 
-def build(firmware=FIRMWARE, pins=PINMAP, settings=None, compiler=None, source=False):
+def build(firmware=FIRMWARE, pins=PINMAP, settings=None, compiler=None, source=False, march=None):
+    """Every file for the board. Modules with native code are compiled for ``march``; with
+    no ``march`` they are left off, and the firmware falls back to its bytecode versions."""
     from courtside import pinmap
     firmware = Path(firmware)
     files = {}
+    native, left_off = [], []
     for name in ("main.py", "boot.py"):
         if (firmware / name).exists():
             files[name] = (firmware / name).read_bytes()
@@ -159,8 +210,15 @@ def build(firmware=FIRMWARE, pins=PINMAP, settings=None, compiler=None, source=F
         name = path.relative_to(firmware).as_posix()
         if source:
             files[name] = path.read_bytes()
-        else:
+            continue
+        try:
             files[name[:-3] + ".mpy"] = compiler.compile(path, name)
+        except NeedsArch:
+            if march is None:
+                left_off.append(name)
+                continue
+            files[name[:-3] + ".mpy"] = compiler.compile(path, name, march)
+            native.append(name)
     pins_bytes = Path(pins).read_bytes()
     try:
         problems = pinmap.check(json.loads(pins_bytes))
@@ -171,7 +229,7 @@ def build(firmware=FIRMWARE, pins=PINMAP, settings=None, compiler=None, source=F
     files["pinmap.json"] = pins_bytes
     if settings is not None:
         files["settings.json"] = json.dumps(settings, sort_keys=True).encode()
-    return Build(files, local_version(firmware))
+    return Build(files, local_version(firmware), native, left_off)
 
 
 def settings_from(path=None, changes=()):
@@ -323,6 +381,8 @@ class Result:
         self.board = None
         self.pong = None
         self.seconds = 0.0
+        self.native = []         # modules sent as machine code
+        self.left_off = []       # native modules the board cannot load (bytecode fallback)
 
 
 def apply(link, build, plan, on_step=None):
@@ -405,12 +465,18 @@ def deploy(port, *, firmware=FIRMWARE, pins=PINMAP, settings=None, compiler=None
         board = probe(link)
         result.board = board
         step("board", "MicroPython %s, .mpy v%d" % (board["version"], mpy_major(board["mpy"])), 0)
+        march = None
         if not source:
             compiler = compiler or Compiler()
             problem = check_mpy(board["mpy"], compiler.major())
             if problem:
                 raise DeployError(problem)
-        the_build = build(firmware, pins, settings, compiler, source)
+            march, why = native_target(board["mpy"], compiler.sub())
+            step("native", "machine code for %s" % march if march else
+                 "no machine code (%s): the firmware uses its bytecode versions" % why, 0)
+        the_build = build(firmware, pins, settings, compiler, source, march)
+        result.native = the_build.native
+        result.left_off = the_build.left_off
         plan = Plan(the_build, board)
         step("plan", "", plan.bytes)
         apply(link, the_build, plan, step)

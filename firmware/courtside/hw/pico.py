@@ -1,19 +1,30 @@
-"""The Pico hardware layer: capture interrupts, WS2812 matrix by PIO, buzzer, box LEDs.
+"""The Pico hardware layer: capture, the WS2812 matrix by PIO and DMA, buzzer, box LEDs, USB.
 
 The only module (with ``pio_capture``) that imports ``machine`` and ``rp2``. What runs
 here is kept small; the rules it follows are the firmware's timing rules:
 
-- every button pin shares one hard-IRQ handler that reads the whole GPIO input register
-  once and stamps it once (``courtside.capture``), so there is no pin-number bias;
-- nothing here turns interrupts off: the matrix is clocked out by a PIO state machine
-  (``neopixel`` and ``machine.bitstream`` mask interrupts for ~2 ms a frame);
+- capture is the PIO backend wherever it can run (``courtside.hw.pio_capture``: every pin
+  sampled in the same cycle), else one hard-IRQ handler shared by every button pin that
+  reads the whole GPIO input register and then the timer, back to back
+  (``courtside.hw.native``, or ``courtside.capture`` in bytecode);
+- frames are packed into the chain's byte order by ``courtside.hw.native.pack`` (or
+  ``courtside.hw.chain.pack`` in bytecode);
+- nothing here turns interrupts off or waits: a frame goes to the matrix's state machine
+  by DMA from a buffer of its own, so no interrupt, timer or collection can stall the data
+  line inside a frame (``neopixel`` and ``machine.bitstream`` mask interrupts for ~2 ms
+  a frame); USB lines are queued and sent a byte per writable poll (``courtside.hw.lines``);
 - no flash writes during play (settings are saved only from a lobby, by command);
 - the watchdog is switched off by ``release`` and at every boot (``boot.py``), so a
   Ctrl-C or an ``mpremote`` session is never cut short by it.
+
+Beyond the interface in ``courtside.hw``: ``capture.native`` (True when the IRQ handler
+is machine code), ``notes`` (why a preferred capture backend was not used, for the log),
+``lines_overlong`` (command lines dropped for their length).
 """
 
 import asyncio
 import os
+import select
 import sys
 import time
 
@@ -26,28 +37,48 @@ from micropython import const
 from courtside import ws2812code
 from courtside.capture import IrqCapture
 from courtside.clock import add, diff
+from courtside.hw import chain
+from courtside.hw.lines import Receiver, Sender
 from courtside.ring import Ring
 
 _SIO_GPIO_IN = const(0xD0000004)
+_TIMERAWL = const(0x28)            # offset of the timer's raw low word (time_us_32)
+_PIO0_TXF0 = const(0x50200010)     # state machine 0's TX FIFO: the matrix
+_DREQ_PIO0_TX0 = const(0)
 _CLEAR_ALIAS = const(0x3000)       # write 1s here to clear bits of a peripheral register
 _WDT_ENABLE = const(0x40000000)    # WATCHDOG CTRL bit 30
 _WDT_TIMEOUT_MS = const(5000)
-# After a frame's last bit: 30 us for the last word to shift out, then the line held low
-# long enough for every WS2812B to latch (>= 280 us for the newer parts), with margin.
-_LATCH_US = const(400)
+# After the TX FIFO empties the last byte is still in the shift register (8 bits, 10 us);
+# then the line must stay low long enough for every WS2812B to latch (>= 280 us for the
+# newer parts): the next frame starts no sooner than this after the FIFO was seen empty.
+_LATCH_US = const(10 + 300)
+# GPIO interrupt dispatch: the rp2 port's handler (gpio_irq in ports/rp2/machine_pin.c)
+# walks the pins in number order before it calls a pin's handler; measured on an emulated
+# RP2040 running MicroPython 1.28, a press on GP15 is stamped about 4 us after one on GP0.
+DISPATCH_NS_PER_PIN = 300
 
 
-def _watchdog_base():
-    return 0x400D8000 if "RP2350" in sys.implementation._machine else 0x40058000
+def _rp2350():
+    return "RP2350" in sys.implementation._machine
 
 
 def watchdog_off():
     """Stop the watchdog (MicroPython's WDT cannot be stopped through its API)."""
-    mem32[_watchdog_base() + _CLEAR_ALIAS] = _WDT_ENABLE
+    base = 0x400D8000 if _rp2350() else 0x40058000
+    mem32[base + _CLEAR_ALIAS] = _WDT_ENABLE
 
 
-# WS2812 (courtside.ws2812code): 10 PIO cycles a bit at 8 MHz = 800 kbit/s. A 0 is 3
-# cycles high and 7 low (375/875 ns), a 1 is 7 high and 3 low (875/375 ns). (The stubs
+def timer_low():
+    """Address of TIMERAWL, the register ``time.ticks_us()`` reads (timer 0 on RP2350)."""
+    return (0x400B0000 if _rp2350() else 0x40054000) + _TIMERAWL
+
+
+def dispatch_lag_us(gpio):
+    """Microseconds the dispatcher spends before it reaches ``gpio``'s handler."""
+    return (gpio * DISPATCH_NS_PER_PIN + 500) // 1000
+
+
+# WS2812 (courtside.ws2812code): 10 PIO cycles a bit at 8 MHz = 800 kbit/s. (The stubs
 # type ``autopull`` as bool, which a dict of ints cannot show to mypy.)
 _ws2812 = rp2.asm_pio(**ws2812code.WS2812_CONFIG)(ws2812code.ws2812)  # type: ignore[arg-type]
 
@@ -56,46 +87,150 @@ def _gpio_in():
     return mem32[_SIO_GPIO_IN]
 
 
+def _poller(stream, event):
+    poll = select.poll()
+    poll.register(stream, event)
+
+    def ready():
+        for _ in poll.ipoll(0):      # ipoll reuses its result: nothing is allocated
+            return True
+        return False
+    return ready
+
+
+class _Wait:
+    """What ``Pico.wait`` returns: one object, awaited again and again, so an idle pass of
+    the loop allocates nothing (a coroutine, or ``wait_for_ms`` on a flag, is a new object
+    every time). Each step drains the PIO buffer, looks at the ring, and otherwise sleeps
+    a millisecond through ``asyncio.sleep_ms``, which reuses one object of its own. One
+    task awaits it at a time: the loop."""
+
+    def __init__(self, ring, drain):
+        self._ring = ring
+        self._drain = drain
+        self._until = 0
+        self._done = StopIteration(True)      # the value of the await: go on
+
+    def arm(self, ms):
+        self._until = time.ticks_add(time.ticks_ms(), ms if ms > 0 else 0)
+        return self
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        if self._drain:
+            self._drain()
+        left = time.ticks_diff(self._until, time.ticks_ms())
+        if len(self._ring) or left <= 0:
+            self._done.__traceback__ = None
+            raise self._done
+        return next(asyncio.sleep_ms(1 if left > 1 else left))
+
+    __await__ = __iter__
+
+
+class Matrix:
+    """The WS2812 chain on state machine 0, fed by one DMA channel.
+
+    ``show`` packs a frame into the spare of two buffers and returns; ``poll(now)``
+    starts it once the frame before has left the FIFO and the line has been low long
+    enough to latch. The buffer being sent is never written, so a frame never tears.
+    """
+
+    def __init__(self, pin):
+        self._sm = rp2.StateMachine(0, _ws2812, freq=ws2812code.WS2812_FREQ, sideset_base=Pin(pin))
+        self._sm.active(1)
+        self._bufs = (bytearray(ws2812code.FRAME_BYTES), bytearray(ws2812code.FRAME_BYTES))
+        self._spare = 0
+        self._pending = False
+        self._sending = False
+        self._idle_since = None        # tick when the FIFO was first seen empty after a frame
+        self._dma = rp2.DMA()
+        ctrl = self._dma.pack_ctrl(size=0, inc_read=True, inc_write=False, treq_sel=_DREQ_PIO0_TX0,
+                                   irq_quiet=True)
+        self._dma.config(read=self._bufs[0], write=_PIO0_TXF0, count=0, ctrl=ctrl)
+        self.frames = 0                # frames started
+        self.skipped = 0               # frames replaced by a newer one before they were sent
+
+    def buffer(self):
+        """The buffer the next frame is packed into."""
+        return self._bufs[self._spare]
+
+    def queue(self, now):
+        if self._pending:
+            self.skipped += 1
+        self._pending = True
+        self.poll(now)
+
+    def poll(self, now):
+        if self._sending:
+            if self._dma.active() or self._sm.tx_fifo():
+                return
+            self._sending = False
+            self._idle_since = now
+        if not self._pending:
+            return
+        if self._idle_since is not None:
+            if 0 <= diff(now, self._idle_since) < _LATCH_US:
+                return
+            self._idle_since = None      # latched (a stamp from before a long pause counts too)
+        buf = self._bufs[self._spare]
+        self._spare ^= 1
+        self._pending = False
+        self._sending = True
+        self.frames += 1
+        self._dma.config(read=buf, count=ws2812code.FRAME_BYTES, trigger=True)
+
+    def busy(self):
+        return self._pending or self._sending
+
+    def stop(self):
+        self._sm.active(0)
+        self._dma.active(0)
+        self._dma.close()
+
+
 class Pico:
     def __init__(self, pins, settings, ring_size=256):
         micropython.alloc_emergency_exception_buf(100)   # so a failing handler can say why
         self.pins = pins
         self.ring = Ring(ring_size)
-        self.flag = asyncio.ThreadSafeFlag()
+        self.flag = None
+        self.notes = []
+        self.capture = None
+        # PIO capture first: its DMA buffer is the one large block, taken while the heap
+        # is still empty so it sits at the bottom and splits no free space.
+        if settings.get("capture", "pio") == "pio":
+            self._start_pio(pins)
         self._buttons = [Pin(g, Pin.IN, Pin.PULL_UP) for g in pins.button_gpio]
         self._leds = [Pin(g, Pin.OUT, value=0) for g in pins.leds]
         self._buzzer = PWM(Pin(pins.buzzer))
         self._buzzer.duty_u16(0)
         self._tone_until = None
-        self._sm = rp2.StateMachine(0, _ws2812, freq=ws2812code.WS2812_FREQ,
-                                    sideset_base=Pin(pins.matrix_pin))
-        self._sm.active(1)
-        self._words = [0] * 64
-        self._line = []
-        self._poll = None
+        self._native = self._load_native()
+        self._matrix = Matrix(pins.matrix_pin)
+        self._chain = chain.order(pins.serpentine, pins.grb)
+        self._pack = self._native.pack if self._native else chain.pack
         self._wdt = None
-        self._sent = None       # tick when the last matrix frame was queued
-        self.unsent = 0         # event lines dropped because the laptop was not reading
-        self._out = None
-        self.capture = None
-        if settings.get("capture") == "pio":
-            self._start_pio(pins)
+        self._rx = Receiver(sys.stdin.buffer, _poller(sys.stdin, select.POLLIN))
+        self._tx = Sender(sys.stdout.buffer, _poller(sys.stdout, select.POLLOUT))
         if self.capture is None:
-            bits = {}
-            for pin, gpio in zip(self._buttons, pins.button_gpio):
-                bits[pin] = 1 << gpio
-            self.capture = IrqCapture(self.ring, _gpio_in, time.ticks_us, pins.button_mask, self.flag,
-                                      bits, Pin.IRQ_FALLING)
-            trigger = Pin.IRQ_FALLING | Pin.IRQ_RISING
-            for pin in self._buttons:
-                pin.irq(self.capture.irq, trigger, hard=True)
+            self._start_irq(pins)
+        self._waiter = _Wait(self.ring, getattr(self.capture, "drain", None))
+
+    def _note(self, text):
+        self.notes.append(text)
+        print('{"ev":"error","t":0,"line":"","msg":"%s"}' % text.replace('"', "'"))
 
     def _start_pio(self, pins):
         """The PIO backend if it can run here; otherwise say why and leave the IRQ one."""
         capture = None
         try:
+            if not hasattr(rp2, "DMA"):
+                raise OSError("rp2.DMA needs MicroPython 1.22 or newer")
             from courtside.hw.pio_capture import PioCapture
-            capture = PioCapture(self.ring, pins, self.flag)
+            capture = PioCapture(self.ring, pins)
             capture.start()
             self.capture = capture
         except Exception as e:  # noqa: BLE001 - a map it cannot sample, no DMA channel, ...
@@ -104,8 +239,41 @@ class Pico:
                     capture.stop()
                 except Exception:  # noqa: BLE001 - it may have failed half way up
                     pass
-            print('{"ev":"error","t":0,"line":"","msg":"pio capture unavailable, using irq: %s"}'
-                  % repr(e).replace('"', "'"))
+            self._note("pio capture unavailable, using irq: %s" % repr(e))
+
+    def _load_native(self):
+        """courtside.hw.native, or None (and a note) on a board that cannot load it."""
+        try:
+            from courtside.hw import native
+            return native
+        except Exception as e:  # noqa: BLE001 - .mpy for another -march, no native emitter
+            self._note("native code unavailable, using bytecode: %s" % repr(e))
+            return None
+
+    def _start_irq(self, pins):
+        bits = {}
+        lags = {}
+        for pin, gpio in zip(self._buttons, pins.button_gpio):
+            bits[pin] = 1 << gpio
+            lags[pin] = dispatch_lag_us(gpio)
+        if self._native:
+            capture = self._native.NativeCapture(self.ring, _SIO_GPIO_IN, timer_low(), pins.button_mask,
+                                                 bits, lags, Pin.IRQ_FALLING)
+        else:
+            capture = IrqCapture(self.ring, _gpio_in, time.ticks_us, pins.button_mask, None, bits,
+                                 Pin.IRQ_FALLING, lags)
+        self.capture = capture
+        trigger = Pin.IRQ_FALLING | Pin.IRQ_RISING
+        for pin in self._buttons:
+            pin.irq(capture.irq, trigger, hard=True)
+
+    @property
+    def unsent(self):
+        return self._tx.unsent
+
+    @property
+    def lines_overlong(self):
+        return self._rx.overlong
 
     def ticks_us(self):
         return time.ticks_us()
@@ -113,44 +281,14 @@ class Pico:
     def levels(self):
         return mem32[_SIO_GPIO_IN] & self.pins.button_mask
 
-    async def wait(self, ms):
-        drain = getattr(self.capture, "drain", None)
-        if drain:
-            drain()
-        if ms > 0:
-            try:
-                await asyncio.wait_for_ms(self.flag.wait(), ms)
-            except asyncio.TimeoutError:
-                pass
-        if drain:
-            drain()
-        return True
+    def wait(self, ms):
+        """``await hw.wait(ms)``: until a snapshot is in the ring or ``ms`` have passed."""
+        return self._waiter.arm(ms)
 
     def show(self, frame):
-        words = self._words
-        grb = self.pins.grb
-        for i in range(64):
-            y, x = divmod(i, 8)
-            if self.pins.serpentine and y % 2:
-                x = 7 - x
-            j = 3 * i
-            r, g, b = frame[j], frame[j + 1], frame[j + 2]
-            words[8 * y + x] = ((g << 16 | r << 8 | b) if grb else (r << 16 | g << 8 | b)) << 8
-        self._latch()
-        for w in words:   # blocks on a full FIFO for ~2 ms a frame, interrupts stay on
-            self._sm.put(w)
-        self._sent = time.ticks_us()
-
-    def _latch(self):
-        """Wait until the previous frame has left the FIFO and the line has been low long
-        enough for the LEDs to latch it, so two frames never run together."""
-        if self._sent is None:
-            return
-        while self._sm.tx_fifo():
-            pass
-        left = _LATCH_US - diff(time.ticks_us(), self._sent)
-        if left > 0:
-            time.sleep_us(left)
+        """Queue ``frame`` (192 RGB bytes, scaled and capped) for the matrix; never waits."""
+        self._pack(frame, self._chain, self._matrix.buffer())
+        self._matrix.queue(time.ticks_us())
 
     def led(self, box, on):
         self._leds[box].value(1 if on else 0)
@@ -168,40 +306,18 @@ class Pico:
         if self._tone_until is not None and diff(now, self._tone_until) >= 0:
             self._buzzer.duty_u16(0)
             self._tone_until = None
+        self._matrix.poll(now)
+        self._tx.pass_begin()
+        self._tx.flush()
         if self._wdt is None:
             self._wdt = WDT(timeout=_WDT_TIMEOUT_MS)
         self._wdt.feed()
 
     def read_line(self):
-        if self._poll is None:
-            import select
-            self._poll = select.poll()
-            self._poll.register(sys.stdin, select.POLLIN)
-        while self._poll.poll(0):
-            ch = sys.stdin.read(1)
-            if ch in ("\n", "\r"):
-                if self._line:
-                    line = "".join(self._line)
-                    self._line = []
-                    return line
-            elif len(self._line) < 400:
-                self._line.append(ch)
-        return None
+        return self._rx.read_line()
 
     def write_line(self, text):
-        # A laptop that holds the port open but stops reading would make each write wait
-        # for USB (up to 500 ms): drop the line instead, and count it, so the loop and
-        # the watchdog keep going. The app reports the count when lines flow again.
-        if self._out is None:
-            import select
-            self._out = select.poll()
-            self._out.register(sys.stdout, select.POLLOUT)
-        if not self._out.poll(0):
-            self.unsent += 1
-            return
-        sys.stdout.write(text + "\n")
-        if self._wdt is not None:
-            self._wdt.feed()
+        self._tx.write_line(text)
 
     def random_bytes(self, n):
         return os.urandom(n)
@@ -217,12 +333,19 @@ class Pico:
                 pin.irq(None)
         else:
             self.capture.stop()
-        self.show(bytearray(192))
-        self._latch()         # the dark frame must reach the last pixel before we stop
-        self._sm.active(0)
+        self.show(bytearray(ws2812code.FRAME_BYTES))
+        for _ in range(100):             # the dark frame must reach the last pixel: 2 ms
+            self._matrix.poll(time.ticks_us())
+            if not self._matrix.busy():
+                break
+            time.sleep_us(100)
+        time.sleep_us(_LATCH_US)
+        self._matrix.stop()
         self._buzzer.duty_u16(0)
         for led in self._leds:
             led.value(0)
+        self._tx.pass_begin()
+        self._tx.flush()
 
 
 def main_held(pins):

@@ -8,16 +8,16 @@ appear (the DMA keeps running while the CPU is busy or has interrupts off), and
 snapshots ``courtside.capture.IrqCapture`` makes, so debounce, order and contests run
 unchanged. The maths lives in ``courtside.piostamp``; docs/pio-capture.md explains it.
 
-    cap = PioCapture(ring, pins, flag)     # flag: asyncio.ThreadSafeFlag, set when snapshots arrive
+    cap = PioCapture(ring, pins)           # allocates its DMA buffer (8 KB) at once: build it early
     cap.start()
     cap.drain()                            # any time; also run by a 2 ms soft timer
     cap.stop()
 
-Requirements: the button GPIOs span at most 30 pins with no LED, buzzer or matrix pin
-among them (the default map uses GP0..GP16); state machine 1 (PIO block 0, beside the
-matrix driver on state machine 0) is free, with 21 of the block's 32 instruction slots
-(block 1 is avoided: on a Pico W the wireless driver claims state machine 4); the system
-clock does not change while capture runs.
+Requirements: ``rp2.DMA`` (MicroPython 1.22 or newer); the button GPIOs span at most 30
+pins with no LED, buzzer or matrix pin among them (the default map uses GP0..GP16);
+state machine 1 (PIO block 0, beside the matrix driver on state machine 0) is free, with
+21 of the block's 32 instruction slots (block 1 is avoided: on a Pico W the wireless
+driver claims state machine 4); the system clock does not change while capture runs.
 """
 
 import time
@@ -34,6 +34,9 @@ from courtside.clock import add, diff
 from courtside.piostamp import Drain, Stamper
 
 _DMA_COUNT = const(0x0FFFFFFF)   # words before the DMA stops: 134 million changes
+_PIO_BASE = const(0x50200000)    # PIO0 (PIO1 at +0x100000) on RP2040 and RP2350
+_PIO_STRIDE = const(0x100000)
+_RXF0 = const(0x20)              # RXF0..RXF3: one RX FIFO register per state machine
 
 
 def window(pins):
@@ -51,20 +54,30 @@ def window(pins):
 
 
 def _buffer(words):
-    """A zeroed buffer of ``words`` 32-bit words aligned to its size (for the DMA ring)."""
+    """A buffer of ``words`` 32-bit words aligned to its size (for the DMA ring), as 16-bit
+    halves: ``(block, window)``.
+
+    One block of twice the size is allocated, once, and the aligned window inside it is
+    used: an aligned window of n bytes always lies inside 2n bytes. ``array("H", range(k))``
+    is sized from the range's length and filled in place, so, unlike ``array("H",
+    bytes(k))``, no temporary of the same size is made first. Its contents do not matter:
+    the drain reads only words the DMA has written."""
     nbytes = 4 * words
-    for extra in (0, nbytes):
-        arr = array("H", bytes(nbytes + extra))      # a bytes initialiser is raw memory
-        off = (-addressof(arr)) & (nbytes - 1)
-        if off + nbytes <= 2 * len(arr):
-            return arr, memoryview(arr)[off >> 1:(off + nbytes) >> 1]
-    raise MemoryError("no aligned DMA buffer")
+    block = array("H", range(nbytes))        # 2 * nbytes bytes
+    off = (-addressof(block)) & (nbytes - 1)
+    return block, memoryview(block)[off >> 1:(off + nbytes) >> 1]
+
+
+def fifo_address(sm_id):
+    """The RX FIFO register of state machine ``sm_id`` (0-7), for the DMA to read."""
+    pio, index = divmod(sm_id, 4)
+    return _PIO_BASE + pio * _PIO_STRIDE + _RXF0 + 4 * index
 
 
 class PioCapture:
     name = "pio"
 
-    def __init__(self, ring, pins, flag, sm_id=1, buffer_words=2048, poll_ms=2, ticks_us=None):
+    def __init__(self, ring, pins, flag=None, sm_id=1, buffer_words=1024, poll_ms=2, ticks_us=None):
         self.ring = ring
         self.flag = flag
         self.sm_id = sm_id
@@ -97,7 +110,10 @@ class PioCapture:
         ring_bits = _log2(2 * len(self._halves))      # the buffer's size in bytes is 2**ring_bits
         ctrl = dma.pack_ctrl(size=2, inc_read=False, inc_write=True, ring_size=ring_bits,
                              ring_sel=True, treq_sel=8 * pio + 4 + index, high_pri=True)
-        dma.config(read=sm, write=self._halves, count=_DMA_COUNT, ctrl=ctrl, trigger=True)
+        # The FIFO's register address, not ``read=sm``: a StateMachine is a DMA source only
+        # from MicroPython 1.23, an address works wherever rp2.DMA exists (1.22).
+        dma.config(read=fifo_address(self.sm_id), write=self._halves, count=_DMA_COUNT, ctrl=ctrl,
+                   trigger=True)
         self._sm = sm
         self._dma = dma
         self.drainer.restart()
@@ -131,7 +147,7 @@ class PioCapture:
             moved = self.drainer.take(written, now)
         finally:
             self._busy = False
-        if moved:
+        if moved and self.flag is not None:
             self.flag.set()
         return moved
 

@@ -1,7 +1,7 @@
 """Run the firmware's PIO capture program in the RP2040 PIO emulator (``pioemu``).
 
 The program comes from ``courtside.piocode`` through the asm_pio stand-in
-(``courtside_host.pio_standin``), so the emulator executes the opcodes the board loads.
+(``tests/pio_standin.py``), so the emulator executes the opcodes the board loads.
 Pin waveforms are scripted as a list of ``(cycle, levels)`` steps (bit n = GPIO n, 0 =
 pressed); the words the state machine pushes are collected as a DMA channel would: taken
 from the RX FIFO as soon as they appear, unless ``dma=False``.
@@ -19,10 +19,9 @@ from bisect import bisect_right
 from dataclasses import replace
 
 from courtside import piocode
+from pio_standin import assemble
 from pioemu import State, emulate
 from pioemu.shift_register import ShiftRegister
-
-from courtside_host.pio_standin import assemble
 
 MASK32 = 0xFFFFFFFF
 

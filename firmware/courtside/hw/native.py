@@ -1,0 +1,89 @@
+"""The hardware layer's machine code: the IRQ handler and the frame packer.
+
+``NativeCapture`` is the hard-IRQ capture of ``courtside.capture.IrqCapture``, and
+``pack`` the frame packer of ``courtside.hw.chain``, written for MicroPython's viper
+emitter: the same results, a few times faster (bench/chip.py).
+
+The handler reads the pins, then the clock, back to back: its first two loads are the
+SIO ``GPIO_IN`` register (every pin at once) and the timer's raw low word ``TIMERAWL``
+(the register ``time.ticks_us()`` reads on the rp2 port), a few instructions apart,
+before anything else runs; the snapshot then goes straight into the capture ring's
+arrays. No object is made: viper integers are machine words, so nothing here is a heap
+int even above 2**30.
+
+Register addresses come in as arguments: on the Pico they are the chip's registers, in
+the tests they point at an ``array`` the test writes, so the very handler the board runs
+is the one the unix port runs under ``micropython.heap_lock()``.
+
+    cap = NativeCapture(ring, GPIO_IN, TIMERAWL, mask, bits, lags, Pin.IRQ_FALLING)
+    pin.irq(cap.irq, Pin.IRQ_FALLING | Pin.IRQ_RISING, hard=True)
+
+``courtside deploy`` compiles this module with the ``-march`` of the board it deploys to
+(``sys.implementation._mpy``); a board that cannot load it falls back to the bytecode
+versions, and says so. ``bits``, ``lags`` and ``falling`` mean what they mean for
+``IrqCapture``.
+"""
+
+from array import array
+
+import micropython
+
+
+class NativeCapture:
+    name = "irq"
+    native = True
+
+    def __init__(self, ring, gpio_in, timer_low, mask, bits, lags, falling):
+        self.ring = ring
+        self._gpio_in = gpio_in
+        self._timer_low = timer_low
+        # One dict lookup per interrupt: pin -> lag << 5 | GPIO number.
+        self._pins = {}
+        for pin, bit in bits.items():
+            gpio = 0
+            while (1 << gpio) != bit:
+                gpio += 1
+            self._pins[pin] = lags.get(pin, 0) << 5 | gpio
+        # Small numbers in one array: a single attribute load reaches them all.
+        self._consts = array("I", (mask, falling, ring.mask))
+        self._stamps = ring.stamps
+        self._levels = ring.levels
+        self._ix = ring.ix           # head, tail, dropped (courtside.ring)
+
+    @micropython.viper
+    def irq(self, pin):
+        gpio_in = ptr32(self._gpio_in)
+        timer = ptr32(self._timer_low)
+        levels = gpio_in[0]
+        stamp = timer[0]
+        consts = ptr32(self._consts)
+        levels &= consts[0]
+        entry = int(self._pins[pin])
+        stamp = (stamp - (entry >> 5)) & 0x3FFFFFFF
+        if int(pin.irq().flags()) & consts[1]:
+            levels &= ~(1 << (entry & 31))
+        ix = ptr32(self._ix)
+        head = ix[0]
+        nxt = (head + 1) & consts[2]
+        if nxt == ix[1]:
+            if ix[2] < 0x3FFFFFFF:
+                ix[2] = ix[2] + 1
+            return
+        stamps = ptr32(self._stamps)
+        stamps[head] = stamp
+        lv = ptr32(self._levels)
+        lv[head] = levels
+        ix[0] = nxt
+
+
+@micropython.viper
+def pack(frame, table, out):
+    """``courtside.hw.chain.pack``: ``out[i] = frame[table[i]]`` for the 192 chain bytes."""
+    src = ptr8(frame)
+    order = ptr8(table)
+    dst = ptr8(out)
+    i = 0
+    while i < 192:
+        dst[i] = src[order[i]]
+        i += 1
+    return out

@@ -1,0 +1,248 @@
+"""The hardware layer's own code where it can run here: the native IRQ handler and the
+allocation figures on the MicroPython unix port, USB lines on a real pipe, and a check
+that no hot path makes an int a 32-bit Pico would have to put on the heap."""
+
+import json
+import subprocess
+
+import pytest
+import smallints
+from conftest import FIRMWARE, ROOT
+from courtside_host import deploy as dep
+
+MP = ROOT / "tests" / "mp"
+
+
+def run_mp(micropython, script, *args, stdin=None):
+    run = subprocess.run([micropython, str(MP / script), *map(str, args)], input=stdin,
+                         capture_output=True, timeout=60, check=False)
+    assert run.returncode == 0, (run.stdout + run.stderr).decode(errors="replace")
+    return run.stdout.decode()
+
+
+# The native IRQ handler ---------------------------------------------------------------------
+
+TOP = 0x3FFFFFFF
+EXPECTED = ["stored", "63", "dropped", "140",
+            str((0xFFFFFFFF - 1) & TOP), str(TOP & ~(1 << 3)),   # falling edge: its own pin closed
+            str((0xFFFFFFFF - 9) & TOP), str(TOP),               # rising edge: as the register says
+            str((3 - 9) & TOP), str(TOP)]                        # the timer wrapped under the lag
+
+
+def test_native_handler_stamps_right_and_never_allocates(micropython):
+    assert run_mp(micropython, "native_capture_heap_lock.py", FIRMWARE).split() == EXPECTED
+
+
+def test_the_deployed_form_of_the_handler_runs_the_same(micropython, tmp_path):
+    # What deploy sends a board: native compiled for the board's -march (here the
+    # unix port's x64), the rest bytecode; the handler still never allocates.
+    compiler = dep.Compiler(cache=tmp_path / "cache")
+    march = dep.mpy_arch(int(subprocess.run(
+        [micropython, "-c", "import sys; print(sys.implementation._mpy)"],
+        capture_output=True, text=True, check=True).stdout))
+    assert march == "x64"
+    built = dep.build(compiler=compiler, march=march)
+    for path, data in built.files.items():
+        if path.startswith("courtside/"):
+            (tmp_path / "fw" / path).parent.mkdir(parents=True, exist_ok=True)
+            (tmp_path / "fw" / path).write_bytes(data)
+    assert (tmp_path / "fw" / "courtside" / "hw" / "native.mpy").read_bytes()[2] >> 2 == 2
+    assert run_mp(micropython, "native_capture_heap_lock.py", tmp_path / "fw").split() == EXPECTED
+
+
+# Allocation -------------------------------------------------------------------------------
+
+def test_what_the_hardware_layer_allocates(micropython):
+    figures = json.loads(run_mp(micropython, "hw_alloc.py", FIRMWARE))
+    # Nothing at all: a frame (scale, power cap, chain order), a press through the PIO
+    # drain, taking snapshots from the ring, an idle pass of the USB lines, sending bytes.
+    assert figures["native pack matches"] is True
+    for name in ("frame", "frame (native pack)", "press (PIO drain)", "ring get", "idle pass (lines)",
+                 "line sent"):
+        assert figures[name] == 0, (name, figures[name])
+    # Bounded: a queued event line costs its encoded copy, a command line its text.
+    assert 0 < figures["line queued"] <= figures["line_chars"] + 64
+    assert 0 < figures["command read"] <= 256
+
+
+# USB lines ----------------------------------------------------------------------------------
+
+def test_command_lines_from_a_real_pipe(micropython):
+    stdin = b"ping\n\x02hello\x01 wor\x7fld\r\nbad \xff\xfe utf8\n" + b"x" * 100 + b"\nlast\n"
+    out = run_mp(micropython, "usb_lines.py", FIRMWARE, stdin=stdin).splitlines()
+    assert out[:4] == ["'ping'", "'hello world'", "'bad ?? utf8'", "'last'"]
+    assert out[4].startswith("overlong 1 ")
+
+
+class Port:
+    def __init__(self, data=b""):
+        self.data, self.at, self.written = data, 0, []
+
+    def readinto(self, buf):
+        buf[0] = self.data[self.at]
+        self.at += 1
+        return 1
+
+    def write(self, buf):
+        self.written.append(bytes(buf))
+        return len(buf)
+
+
+def test_a_pass_reads_at_most_its_byte_budget():
+    from courtside.hw.lines import Receiver
+    port = Port(b"x" * 40 + b"\n")
+    rx = Receiver(port, lambda: port.at < len(port.data), per_pass=16)
+    assert rx.read_line() is None and port.at == 16
+    assert rx.read_line() is None and port.at == 32
+    assert rx.read_line() == "x" * 40 and port.at == 41
+
+
+def test_every_write_is_one_byte_after_a_writable_poll_and_the_budget_holds():
+    from courtside.hw.lines import Sender
+    port = Port()
+    polls = [0]
+
+    def ready():                  # a port with room for 5 bytes, then none
+        polls[0] += 1
+        return len(port.written) < 5
+
+    tx = Sender(port, ready, size=64, per_pass=3)
+    assert tx.write_line("abcdefgh")
+    assert port.written == [b"a", b"b", b"c"]          # the pass's budget: 3 bytes
+    tx.pass_begin()
+    tx.flush()
+    assert port.written == [b"a", b"b", b"c", b"d", b"e"]  # then the port is full: stop
+    assert not tx.write_line("x" * 60) and tx.unsent == 1  # would not fit: dropped whole
+    assert tx.queued() == 4                            # "fgh\n" still waiting, nothing lost
+
+
+# Small ints ---------------------------------------------------------------------------------
+
+def test_the_check_catches_a_pixel_word_built_the_old_way(tmp_path, monkeypatch):
+    (tmp_path / "old_words.py").write_text(
+        "def words(frame, out):\n"
+        "    for i in range(64):\n"
+        "        r, g, b = frame[3 * i], frame[3 * i + 1], frame[3 * i + 2]\n"
+        "        out[i] = (g << 16 | r << 8 | b) << 8\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    old = smallints.load("old_words")
+    with smallints.watch(), pytest.raises(smallints.BigInt, match="old_words.py:4"):
+        old.words(bytes([255] * 192), [0] * 64)
+    with smallints.watch():
+        old.words(bytes(192), [0] * 64)                # a dark frame passes: the values matter
+
+
+def test_hot_paths_keep_every_int_small_at_the_top_of_their_ranges():
+    clock = smallints.load("courtside.clock")
+    ring_mod = smallints.load("courtside.ring")
+    capture = smallints.load("courtside.capture", {"MASK": clock.MASK})
+    stamp = smallints.load("courtside.piostamp", {"add": clock.add, "diff": clock.diff})
+    chain = smallints.load("courtside.hw.chain")
+    display = smallints.load("courtside.display")
+    power = smallints.load("courtside.power")
+    lines = smallints.load("courtside.hw.lines")
+
+    class Pin:
+        def irq(self):
+            return self
+
+        def flags(self):
+            return 4
+
+    pin = Pin()
+    ring = ring_mod.Ring(64)
+    irq = capture.IrqCapture(ring, lambda: TOP, lambda: TOP, TOP, None, {pin: 1 << 29}, 4, {pin: 9})
+    from array import array
+    halves = array("H", bytes(4 * 64))
+    stamper = stamp.Stamper(125_000_000)
+    drain = stamp.Drain(ring_mod.Ring(64), stamper, halves, 0, 30, TOP)
+    frame = bytearray([255] * 192)
+    out = bytearray(192)
+    table = chain.order(True, True)
+    tx = lines.Sender(Port(), lambda: True, size=1024, per_pass=1 << 20)
+    with smallints.watch():
+        for _ in range(100):                          # through a full ring and past it
+            irq.irq(pin)
+        pair = [0, 0]
+        while ring.get(pair):
+            pass
+        assert clock.diff(0, TOP) == 1 and clock.add(TOP, TOP) == TOP - 1
+        stamper.start(TOP - 5)
+        written, count = 0, 0
+        for k in range(200):                          # counts cross the 30-bit wrap
+            count = (count - 5_000_000 - k) & TOP
+            for word in (0xC0000000, count):          # every one of 30 pins pressed, then its count
+                j = 2 * (written % 64)
+                halves[j], halves[j + 1] = word & 0xFFFF, word >> 16
+                written += 1
+            drain.last = TOP
+            drain.take(written, (TOP - 5 + k * 240_000) & TOP)
+        assert drain.ring.dropped == 0 or len(drain.ring) == 63
+        display.scale(frame, 254)
+        for i in range(192):
+            frame[i] = 255
+        power.limit(frame)
+        chain.pack(frame, table, out)
+        for _ in range(50):                           # the queue's indices wrap many times
+            tx.write_line("x" * 200)
+            tx.pass_begin()
+            tx.flush()
+
+
+# The Pico layer itself, on MicroPython ---------------------------------------------------------
+
+def test_the_pico_layer_on_micropython_allocates_nothing_while_idle_or_drawing(micropython):
+    # courtside.hw.pico on the unix port, with stand-ins for machine and rp2 only: the
+    # native module, select, stdin/stdout and asyncio are the real ones.
+    out = run_mp(micropython, "pico_passes.py", FIRMWARE, ROOT / "hardware" / "pinmap.json", stdin=b"")
+    figures = json.loads(out.strip().splitlines()[-1])
+    assert figures["native"] is True                  # the viper handler loaded
+    assert figures["50 idle passes"] == 0             # service() and read_line() with nothing to do
+    assert figures["20 idle waits of 2 ms"] == 0      # await hw.wait(ms): one reusable awaitable
+    assert figures["20 frames (heap locked)"] == 0 and figures["frames started"] == 40
+    assert figures["wait returns"] is True and 30 <= figures["wait(30) took ms"] < 200
+    assert figures["wait with a snapshot took ms"] < 5
+    assert 0 < figures["one event line"] <= 128       # its encoded copy, once
+
+
+def test_starting_with_pio_capture_leaves_the_free_heap_in_one_piece(micropython, tmp_path):
+    # The firmware as deploy sends it (.mpy, native code for this port's -march), in a
+    # heap the size of a Pico's: the PIO backend's DMA block is the first thing the layer
+    # allocates, one block, no temporary, so the free heap after start is still one run.
+    built = dep.build(compiler=dep.Compiler(cache=tmp_path / "cache"), march="x64")
+    for path, data in built.files.items():
+        if path.startswith("courtside/"):
+            (tmp_path / "fw" / path).parent.mkdir(parents=True, exist_ok=True)
+            (tmp_path / "fw" / path).write_bytes(data)
+    run = subprocess.run([micropython, "-X", "heapsize=192k", str(MP / "pico_start_heap.py"),
+                          str(tmp_path / "fw"), str(ROOT / "hardware" / "pinmap.json")],
+                         input=b"", capture_output=True, timeout=60, check=False)
+    assert run.returncode == 0, run.stderr.decode()
+    text = run.stdout.decode()
+    figures = json.loads(text.splitlines()[0])
+    largest = int(text.split("max free sz:")[1].split()[0]) * figures["block bytes"]
+    assert figures["capture"] == "pio"
+    # 64-bit port figures (a Pico's are about half): the start takes the 8 KB DMA block
+    # plus frame buffers, queues and the ring; the largest free block is nearly all of the
+    # free heap (what is not in it are holes between the loaded modules).
+    assert figures["start bytes"] <= 32 * 1024
+    assert largest >= figures["free"] - 12 * 1024
+
+
+# display.scale and power.limit: faster, same results --------------------------------------------
+
+def test_scale_and_limit_give_the_results_of_their_plain_formulas():
+    import random
+
+    from courtside import display, power
+    rng = random.Random(13)
+    for brightness in (1, 2, 96, 127, 200, 254, 255, 96, 1):   # the table is rebuilt on change
+        frame = bytearray(rng.randrange(256) if rng.random() < 0.7 else 0 for _ in range(192))
+        want = bytes(v * brightness // 255 for v in frame) if brightness < 255 else bytes(frame)
+        assert bytes(display.scale(frame, brightness)) == want
+    for _ in range(200):
+        frame = bytearray(rng.choice((0, 255, rng.randrange(256))) for _ in range(192))
+        total = sum(frame)
+        scale = power.BUDGET_UNITS * 256 // total if total > power.BUDGET_UNITS else 256
+        want = bytes(v * scale >> 8 for v in frame) if scale < 256 else bytes(frame)
+        assert power.limit(frame) == scale and bytes(frame) == want
