@@ -11,7 +11,7 @@ core returns, in a form tests can read:
     rig.events[-1], rig.frames[-1], rig.leds[0], rig.tones[-1], rig.stage.game
 
 ``events`` holds what the stage and core decided, as (kind, fields); the records of
-inputs and of command answers (``cmd``, ``button``, ``ok``, ``error``) are kept apart in
+inputs and of command answers (``cmd``, ``button``, ``release``, ``ok``, ``error``) are kept apart in
 ``inputs``, so a test reads the game without them. ``tones`` names each tune started.
 """
 
@@ -31,7 +31,7 @@ def _here():
 
 PINS = pin_map.load(_here() + "/../hardware/pinmap.json")
 T0 = clock.wrap(123456)
-INPUT_KINDS = ("cmd", "button", "ok", "error")
+INPUT_KINDS = ("cmd", "button", "release", "ok", "error")
 PRESS_MS = 30            # a press is held this long, then the rig waits as long again
 
 

@@ -192,7 +192,7 @@ def test_native_modules_are_compiled_for_the_board_and_the_rest_stay_bytecode(tm
     assert built.native == ["courtside/hw/native.py"] and built.left_off == []
     native = built.files["courtside/hw/native.mpy"]
     assert native[:2] == b"M\x06" and native[2] >> 2 == 4           # armv6m in the header
-    assert built.files["courtside/app.mpy"][2] >> 2 == 0           # bytecode only
+    assert built.files["courtside/core.mpy"][2] >> 2 == 0           # bytecode only
 
 
 def test_a_board_without_native_code_gets_no_native_module_and_is_told(tmp_path):

@@ -109,17 +109,21 @@ def test_a_board_that_cannot_load_the_native_handler_uses_the_bytecode_one(pico)
     assert module.dispatch_lag_us(0) == 0 and module.dispatch_lag_us(15) == 5
 
 
-def test_the_app_reports_unsent_lines_once_they_flow_again():
+def test_the_core_reports_unsent_lines_once_they_flow_again():
+    """A board that dropped lines (the laptop held the port without reading) says how
+    many once lines flow again: the driver hands the count to the core."""
     import asyncio
 
-    from courtside.app import App
-    from courtside.hw.sim import Sim
+    from courtside import driver
+    from courtside.core import Core
+    from courtside.fair import Fair, seeded
+    from courtside_sim.board import SimBoard
+    from courtside_sim.script import Items
 
-    class Lossy(Sim):
+    class Lossy(SimBoard):
         def __init__(self, pins):
-            Sim.__init__(self, pins, script=[(0, "cmd", "ping", None)], out=self.keep)
+            SimBoard.__init__(self, pins, script=Items([(0, "cmd", "ping", None)]), out=self.keep)
             self.kept = []
-            self.unsent = 0
             self.drop = 3
 
         def keep(self, text):
@@ -129,8 +133,9 @@ def test_the_app_reports_unsent_lines_once_they_flow_again():
             else:
                 self.kept.append(json.loads(text))
 
-    hw = Lossy(Pins(json.loads(json.dumps(PINMAP))))
-    asyncio.run(App(hw).run())
+    pins = Pins(json.loads(json.dumps(PINMAP)))
+    hw = Lossy(pins)
+    asyncio.run(driver.run(Core(pins, None, Fair(seeded(1))), hw))
     reports = [e for e in hw.kept if e["ev"] == "unsent"]
     assert reports and reports[0]["lines"] == 3 and reports[0]["total"] == 3
 

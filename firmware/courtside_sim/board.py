@@ -15,13 +15,14 @@ an ``overflow`` (docs/simulator.md).
 
     board = SimBoard(pins, script=Script(...), seed=1)
     asyncio.run(driver.run(core, board))
+
+It takes the ``courtside`` modules it needs when a board is built, not when it is
+imported, so the virtual Pico can hold it like a board's frozen modules and still run
+the firmware from its own flash.
 """
 
 import sys
 import time
-
-from courtside import clock
-from courtside.ring import Ring
 
 try:
     import asyncio
@@ -43,6 +44,9 @@ def _monotonic_us():
 class SimBoard:
     def __init__(self, pins, script=None, t0=0, out=None, view=None, ring_size=256, busy_ms=0,
                  settings_path=None):
+        from courtside.clock import wrap
+        from courtside.ring import Ring
+        self._wrap = wrap
         self.pins = pins
         self.ring = Ring(ring_size)
         self.capture = Capture()
@@ -65,8 +69,8 @@ class SimBoard:
 
     def ticks_us(self):
         if self.virtual:
-            return clock.wrap(self.t0 + self.vt)
-        return clock.wrap(_monotonic_us())
+            return self._wrap(self.t0 + self.vt)
+        return self._wrap(_monotonic_us())
 
     async def wait(self, ms):
         us = max(ms * 1000, self.busy_us)
@@ -120,7 +124,7 @@ class SimBoard:
                 changed = self._set(a, b) or changed
             # any other kind ("tick") only asks for a pass at t
         if changed:
-            self.ring.put(clock.wrap(self.t0 + t), self.level)
+            self.ring.put(self._wrap(self.t0 + t), self.level)
 
     def _set(self, button, closed):
         bit = 1 << self.pins.button_gpio[button]

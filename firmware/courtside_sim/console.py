@@ -10,9 +10,6 @@ a line of any length (cut at ``LINE_MAX`` bytes and refused by the core as too l
 
 import sys
 
-from courtside import events
-from courtside.settings import whole
-
 from courtside_sim.script import TAP_US, ScriptError, button_id
 
 try:
@@ -81,6 +78,7 @@ async def _line(board, line):
     if words and words[0] == "sim":
         problem = await _sim_press(board, words[1:])
         if problem:
+            from courtside import events
             board.write_line(events.line("error", 0, {"msg": problem, "line": line.strip()}))
         return
     board.feed_line(line.strip())
@@ -89,6 +87,7 @@ async def _line(board, line):
 async def _sim_press(board, words):
     if len(words) not in (2, 3):
         return "sim needs: sim BOX BUTTON [down|up|tap]"
+    from courtside.settings import whole
     p = whole(words[0])
     try:
         button = button_id(p, words[1].upper(), board.pins, "sim")

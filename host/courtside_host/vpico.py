@@ -35,7 +35,7 @@ from pathlib import Path
 BOARD_SCRIPT = Path(__file__).with_name("data") / "vpico_board.py"
 # The simulated board's own code, which a real board would have in its ROM: mounted
 # read-only inside the virtual Pico, never part of its flash or of a deploy.
-ROM = Path(__file__).resolve().parents[2] / "firmware" / "courtside_sim"
+ROM = Path(__file__).resolve().parents[2] / "firmware"
 RESET_RAW = 40          # exit codes of the board script (see data/vpico_board.py)
 RESET_FRIENDLY = 41
 OUT_MAX = 1 << 20       # output kept for a slow reader before the oldest is dropped

@@ -34,7 +34,7 @@ import rp2
 from machine import PWM, WDT, Pin, mem32
 from micropython import const
 
-from courtside import ws2812code
+from courtside import events, ws2812code
 from courtside.capture import IrqCapture
 from courtside.clock import add, diff
 from courtside.hw import chain
@@ -48,6 +48,7 @@ _DREQ_PIO0_TX0 = const(0)
 _CLEAR_ALIAS = const(0x3000)       # write 1s here to clear bits of a peripheral register
 _WDT_ENABLE = const(0x40000000)    # WATCHDOG CTRL bit 30
 _WDT_TIMEOUT_MS = const(5000)
+SETTINGS = "settings.json"      # in the flash root, beside the pin map
 # After the TX FIFO empties the last byte is still in the shift register (8 bits, 10 us);
 # then the line must stay low long enough for every WS2812B to latch (>= 280 us for the
 # newer parts): the next frame starts no sooner than this after the FIFO was seen empty.
@@ -221,7 +222,7 @@ class Pico:
 
     def _note(self, text):
         self.notes.append(text)
-        print('{"ev":"error","t":0,"line":"","msg":"%s"}' % text.replace('"', "'"))
+        print(events.line("error", 0, {"msg": text, "line": ""}))
 
     def _start_pio(self, pins):
         """The PIO backend if it can run here; otherwise say why and leave the IRQ one."""
@@ -318,6 +319,17 @@ class Pico:
 
     def write_line(self, text):
         self._tx.write_line(text)
+
+    def save_settings(self, settings):
+        """Write the settings to flash (the core asks only between games: a flash write
+        holds off interrupts); returns why not, or None."""
+        import json
+        try:
+            with open(SETTINGS, "w") as f:
+                f.write(json.dumps(settings))
+        except OSError as e:
+            return "settings not saved: %s" % e
+        return None
 
     def random_bytes(self, n):
         return os.urandom(n)

@@ -30,7 +30,7 @@ WINDOW = 128          # raw-paste flow-control window, as on an RP2040 (half its
 
 FLASH = sys.argv[1]
 START = sys.argv[2] if len(sys.argv) > 2 else "power"
-ROM = sys.argv[3] if len(sys.argv) > 3 else None   # the simulated board's code (courtside_sim)
+ROM = sys.argv[3] if len(sys.argv) > 3 else None   # the folder holding courtside_sim
 
 _out = sys.stdout.buffer
 _in = sys.stdin.buffer
@@ -206,14 +206,26 @@ class Board:
                 self.run_shown(bytes(line).decode(), "<stdin>", "single")
 
 
+def _freeze_simulated_board():
+    """Load the simulated board (``courtside_sim``) before the flash is mounted, as a
+    board holds its frozen modules: importable, but not a file on its flash. It imports
+    no ``courtside`` module until the firmware (from the flash) builds a board."""
+    if not ROM:
+        return
+    sys.path.insert(0, ROM)
+    import courtside_sim.board
+    import courtside_sim.console
+    import courtside_sim.script  # noqa: F401
+    sys.path.pop(0)
+
+
 def _mount_flash():
+    _freeze_simulated_board()
     vfs.umount("/")
     vfs.mount(vfs.VfsPosix(FLASH), "/")
-    if ROM:
-        vfs.mount(vfs.VfsPosix(ROM), "/rom/courtside_sim", readonly=True)
     os.chdir("/")
     sys.path.clear()
-    sys.path.extend(("", ".frozen", "/lib", "/rom"))
+    sys.path.extend(("", ".frozen", "/lib"))
 
 
 def boot(board):
