@@ -1,7 +1,8 @@
 """Heap in steady state, and its growth over 100,000 simulated presses.
 
-Runs the whole firmware app loop (debounce, arbiter, lobby, Dodge Ball, event stream)
-on the MicroPython unix port with the simulated hardware in virtual time, two to four
+Runs the whole firmware (the core: debounce, arbiter, lobby, Dodge Ball, event stream,
+driven by the board's own loop) on the MicroPython unix port with the simulated board in
+virtual time, two to four
 players pressing in contests that include bounce and ties. Every 10,000 presses it
 collects garbage and prints the live heap; the goal is no growth.
 
@@ -18,25 +19,26 @@ sys.path.insert(0, (__file__.rsplit("/", 1)[0] if "/" in __file__ else ".") + "/
 
 import asyncio  # noqa: E402
 
-from courtside import pinmap  # noqa: E402
-from courtside.app import App  # noqa: E402
-from courtside.hw.sim import Sim  # noqa: E402
+from courtside import driver, pinmap  # noqa: E402
+from courtside.core import Core  # noqa: E402
+from courtside.fair import Fair, seeded  # noqa: E402
+from courtside_sim.board import SimBoard  # noqa: E402
 
 ROOT = (__file__.rsplit("/", 1)[0] if "/" in __file__ else ".") + "/.."
 
 
-class Stream(Sim):
-    """A Sim whose script is generated as it plays, so the script itself takes no heap."""
+class Stream:
+    """A script generated as it plays (the interface of ``courtside_sim.script.Script``),
+    so the script itself takes no heap."""
 
-    def __init__(self, pins, presses):
-        Sim.__init__(self, pins, script=[], seed=3, out=self.count)
+    def __init__(self, presses):
         self.lines_out = 0
+        self.last = 0
         self.presses = presses
         self.done = 0
         self.next_t = 100000
         self.queue = [(0, "cmd", "join 1", None), (0, "cmd", "join 2", None), (0, "cmd", "join 3", None),
                       (10000, "cmd", "start", None)]
-        self.end = 0          # stop as soon as the generated presses are played
         # preallocated, and filled with small ints only, so measuring allocates nothing
         self.at = [0] * (presses // 10000 + 2)
         self.live = [0] * (presses // 10000 + 2)
@@ -66,21 +68,24 @@ class Stream(Sim):
             self.at[self.taken] = self.done
             self.taken += 1
 
-    def _next_time(self):
+    def next_time(self):
         if not self.queue and self.done < self.presses:
             self._more()
         return self.queue[0][0] if self.queue else None
 
-    def _take(self):
-        return self.queue.pop(0)
+    def take(self):
+        item = self.queue.pop(0)
+        self.last = item[0]
+        return item
 
 
 def main():
     presses = int(sys.argv[1]) if len(sys.argv) > 1 else 100000
     pins = pinmap.load(ROOT + "/hardware/pinmap.json")
-    hw = Stream(pins, presses)
-    app = App(hw)
-    asyncio.run(app.run())
+    hw = Stream(presses)
+    board = SimBoard(pins, script=hw, out=hw.count)
+    core = Core(pins, None, Fair(seeded(3)), now=board.ticks_us(), levels=board.levels())
+    asyncio.run(driver.run(core, board))
     points = list(zip(hw.at[:hw.taken], hw.live[:hw.taken]))
     print("heap over %d presses (%s, %d event lines)" % (hw.done, sys.implementation.name, hw.lines_out))
     for done, alloc in points:

@@ -1,7 +1,8 @@
 """Press -> event latency of the firmware's main loop, in real time.
 
-The app runs with the simulated hardware on the host's clock. A press is injected the way
-an interrupt delivers it (a snapshot in the ring, the loop's flag set); the benchmark
+The core runs on the simulated board, driven by the board's own loop, on the host's
+clock. A press is injected the way an interrupt delivers it (a snapshot in the ring, the
+loop woken); the benchmark
 notes the tick when the loop writes the press event, and when it writes the verdict
 after the contest window closes.
 
@@ -18,10 +19,11 @@ sys.path.insert(0, (__file__.rsplit("/", 1)[0] if "/" in __file__ else ".") + "/
 
 import asyncio  # noqa: E402
 
-from courtside import pinmap  # noqa: E402
-from courtside.app import App  # noqa: E402
+from courtside import driver, pinmap  # noqa: E402
 from courtside.clock import diff  # noqa: E402
-from courtside.hw.sim import Sim  # noqa: E402
+from courtside.core import Core  # noqa: E402
+from courtside.fair import Fair, seeded  # noqa: E402
+from courtside_sim.board import SimBoard  # noqa: E402
 
 ROOT = (__file__.rsplit("/", 1)[0] if "/" in __file__ else ".") + "/.."
 CONTEST_MS = 20
@@ -33,7 +35,7 @@ def percentile(values, q):
     return values[min(len(values) - 1, int(q * len(values)))]
 
 
-async def drive(app, hw, presses, stamps):
+async def drive(hw, presses, stamps):
     await asyncio.sleep_ms(50) if hasattr(asyncio, "sleep_ms") else await asyncio.sleep(0.05)
     for player in (1, 2):
         hw.feed_line("join %d" % player)
@@ -47,8 +49,6 @@ async def drive(app, hw, presses, stamps):
         hw.inject(button, False)
         await asyncio.sleep((SPACING_MS - 5) / 1000)
     await asyncio.sleep(0.1)
-    app.running = False
-    hw.feed_line("ping")
 
 
 def main():
@@ -60,15 +60,16 @@ def main():
         if text.startswith('{"ev":"press"') or text.startswith('{"ev":"verdict"'):
             seen.append((text[7], hw.ticks_us()))
 
-    hw = Sim(pins, seed=None, out=out)
+    hw = SimBoard(pins, out=out)
     settings = {"tie_us": 1000, "contest_ms": CONTEST_MS, "answer_ms": 3000, "debounce_ms": 2,
                 "stuck_ms": 3000, "long_ms": 1000, "brightness": 96, "sound": 1, "capture": "irq"}
-    app = App(hw, settings)
+    core = Core(pins, settings, Fair(seeded(1)), now=hw.ticks_us(), levels=hw.levels())
     stamps = []
 
     async def both():
-        asyncio.create_task(drive(app, hw, presses, stamps))
-        await app.run()
+        loop = asyncio.create_task(driver.run(core, hw))
+        await drive(hw, presses, stamps)
+        loop.cancel()
 
     asyncio.run(both())
     to_press = []

@@ -104,6 +104,19 @@ class Rig:
         self.edge(bid, False)
         self.advance(PRESS_MS)
 
+    def chord(self, pairs, gap_us=0):
+        """Several box buttons closed ``gap_us`` apart (0: in one snapshot, as one
+        interrupt sees them), then all opened."""
+        for i, (box, button) in enumerate(pairs):
+            bid = 4 * box + button
+            bit = 1 << self.pins.button_gpio[bid]
+            self.level &= ~bit
+            self.ring.put(clock.add(self.now, i * gap_us), self.level)
+        self.advance(PRESS_MS)
+        for box, button in pairs:
+            self.edge(4 * box + button, False)
+        self.advance(PRESS_MS)
+
     def main(self, hold_ms=PRESS_MS):
         """The main-unit button; it acts on its release."""
         self.edge(self.pins.main_id, True)

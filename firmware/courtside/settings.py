@@ -90,6 +90,8 @@ def parse(words):
         name, eq, value = word.partition("=")
         if not eq or not name or not value:
             raise ValueError("expected name=value, got %r" % word)
+        if name in changes:
+            raise ValueError("%s given twice" % name)
         changes[name] = value
     if not changes:
         raise ValueError("set needs at least one name=value")

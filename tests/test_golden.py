@@ -1,0 +1,56 @@
+"""Stream v2 decides what stream v1 decided, byte for byte (tests/golden/README.md).
+
+Each recorded script runs through today's firmware; the lines stream 2 added (``cmd``,
+``button``, ``release``, presses of a box in fault) are set aside, ``hello`` loses its new
+``settings`` and both ``hello`` and ``pong`` go back to saying stream 1; an ``ignored``
+press now carries the time of its first edge rather than of the pass that saw it. The
+scripts run with ``capture=irq``, v1's default (PIO capture is the default now). What is
+left must be the v1 stream, line for line and byte for byte.
+"""
+
+import json
+import sys
+
+import pytest
+from conftest import ROOT, simulate
+from courtside import events
+
+GOLDEN = ROOT / "tests" / "golden" / "v1"
+SCRIPTS = sorted(GOLDEN.glob("*.jsonl"))
+ADDED = ("cmd", "button", "release")
+
+
+def seed_of(script):
+    return int(script.stem.split("_")[1]) if script.stem.startswith("random_") else 1
+
+
+def as_v1(line):
+    """The v1 line for a v2 line, or None for a line v1 did not have."""
+    kind, t, fields = events.parse(line)
+    if kind in ADDED or (kind == "ignored" and fields["why"] == "box fault"):
+        return None
+    if kind in ("hello", "pong"):
+        fields.pop("settings", None)
+        fields["stream"] = 1
+        return events.line(kind, t, fields)
+    if kind == "ignored":
+        return events.line(kind, 0, fields)
+    return line
+
+
+def v1_ignoring_when(line):
+    kind, t, fields = events.parse(line)
+    return events.line(kind, 0, fields) if kind == "ignored" else line
+
+
+def test_there_are_goldens():
+    assert len(SCRIPTS) == 14 and all(s.with_suffix(".out").stat().st_size > 1000 for s in SCRIPTS)
+
+
+@pytest.mark.parametrize("script", SCRIPTS, ids=[s.stem for s in SCRIPTS])
+def test_the_v1_stream_is_kept(script):
+    run = simulate(sys.executable, "--seed", seed_of(script), "--set", "capture=irq", script)
+    now = [v for v in map(as_v1, run.stdout.splitlines()) if v is not None]
+    then = [v1_ignoring_when(line) for line in script.with_suffix(".out").read_text().splitlines()]
+    assert now == then
+    assert json.loads(run.stdout.splitlines()[0])["stream"] == 2
