@@ -3,7 +3,6 @@ names for its kind, the documentation lists the same kinds and fields, and a lin
 same bytes on CPython and on the MicroPython unix port whatever its strings hold."""
 
 import json
-import re
 import subprocess
 import sys
 
