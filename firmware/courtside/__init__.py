@@ -5,6 +5,20 @@ that runs unchanged on MicroPython and on CPython, so the laptop's simulator, re
 and tests use exactly the code the board runs.
 """
 
+try:
+    import micropython  # noqa: F401 - on a board (and the unix port), the real one
+except ImportError:
+    # CPython (the laptop, the tests): one stand-in for the package, so every module can
+    # say ``from micropython import const`` as MicroPython's own libraries do. The
+    # MicroPython compiler folds ``const`` itself; here it is the identity.
+    import sys
+    import types
+
+    _standin = types.ModuleType("micropython", "CPython stand-in: const() only")
+    _standin.const = lambda value: value  # type: ignore[attr-defined]
+    sys.modules["micropython"] = _standin
+    del sys, types, _standin
+
 VERSION = "0.1.0"
 # Version of the event stream (docs/events.md). Raised whenever a field changes meaning
 # or the same inputs give other lines (2: inputs recorded, settings in hello).

@@ -19,15 +19,11 @@ lines through ``hw.write_line``.
     import courtside.bringup as b; b.main()          # on the board
 """
 
+from micropython import const
+
 from courtside import power
 from courtside.clock import add, diff
 from courtside.pinmap import ARROWS, BUTTONS
-
-try:
-    from micropython import const
-except ImportError:
-    def const(x):
-        return x
 
 PIXEL_MS = const(25)     # each pixel, each colour, during the walk
 FILL_MS = const(700)     # each whole-matrix colour

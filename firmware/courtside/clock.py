@@ -9,11 +9,7 @@ stamps goes through ``diff``; nothing else in the firmware subtracts ticks.
     6
 """
 
-try:
-    from micropython import const
-except ImportError:  # CPython
-    def const(x):
-        return x
+from micropython import const
 
 MASK = const(0x3FFFFFFF)  # ticks period 2**30, minus one (2**30 itself is not a small int)
 _HALF = const(0x20000000)

@@ -30,13 +30,9 @@ integer arithmetic on values below 2**30 (the buffer is read as 16-bit halves), 
 pass allocates nothing on a 32-bit port.
 """
 
-from courtside.clock import add, diff
+from micropython import const
 
-try:
-    from micropython import const
-except ImportError:  # CPython
-    def const(x):
-        return x
+from courtside.clock import add, diff
 
 LOOP_CYCLES = const(6)
 _PERIOD = const(0x40000000)      # a count word's range: 2**30 loops

@@ -23,11 +23,7 @@ Where the figures come from (all currents at the USB connector, 5 V):
 - Margin: level shifter, regulator losses, tolerances.
 """
 
-try:
-    from micropython import const
-except ImportError:
-    def const(x):
-        return x
+from micropython import const
 
 USB_MA = const(500)          # what a USB 2.0 port must supply
 PICO_MA = const(50)          # Pico at 125 MHz with USB active, generous

@@ -80,60 +80,93 @@ def board(text):
     return out
 
 
-def show(ev):
+def _press(ev):
+    parts = [player(ev.get("p")), " %-5s contest %s" % (ev.get("b"), ev.get("c"))]
+    if ev.get("lag"):
+        parts.append(Text("  +" + ms(ev["lag"]), style="cyan"))
+    else:
+        parts.append(Text("  first", style="bold cyan"))
+    if ev.get("early"):
+        parts.append(Text("  EARLY (no throw open)", style="bold yellow"))
+    return _line(ev, *parts)
+
+
+def _tie(ev):
+    parts = [Text("TIE", style="bold magenta"), " at rank %s: " % ev.get("rank")]
+    for i, q in enumerate(ev.get("players", [])):
+        parts += [", " if i else "", player(q)]
+    parts.append(" within %s; fair draw: " % ms(ev.get("gap", 0)))
+    for i, q in enumerate(ev.get("draw", [])):
+        parts += [" then " if i else "", player(q)]
+    return _line(ev, *parts)
+
+
+def _stuck(ev):
+    stuck = ev.get("ev") == "stuck"
+    return _line(ev, player(ev.get("p")), Text(" %s %s" % (ev.get("b"), "STUCK" if stuck else "released"),
+                                               style="bold red" if stuck else "green"))
+
+
+def _fault(ev):
+    what = "box FAULT: %s buttons closed at once" % ev.get("closed") if ev.get("kind") == "box" else \
+        "box fault cleared"
+    return _line(ev, player(ev.get("p")), Text(" " + what, style="bold red"))
+
+
+def _overflow(ev):
+    return _line(ev, Text("DROPPED %s edges (capture ring full), %s in all"
+                          % (ev.get("new"), ev.get("dropped")), style="bold red"))
+
+
+def _error(ev):
+    return _line(ev, Text("error: %s" % ev.get("msg"), style="bold red"),
+                 Text("  (%s)" % ev.get("line") if ev.get("line") else "", style="dim"))
+
+
+def _hello(ev):
+    return _line(ev, Text("Courtside %s" % ev.get("fw"), style="bold"),
+                 " stream %s, mode %s, capture %s%s" % (
+                     ev.get("stream"), ev.get("mode"), ev.get("capture"),
+                     ", %s boxes" % ev["boxes"] if "boxes" in ev else ""))
+
+
+def _start(ev):
+    parts = ["game starts (%s): " % ev.get("mode", "")]
+    for i, q in enumerate(ev.get("players", [])):
+        parts += [", " if i else "", player(q)]
+    return _line(ev, *parts)
+
+
+def _other(ev):
     kind = ev.get("ev")
     p = ev.get("p")
-    if kind == "press":
-        parts = [player(p), " %-5s contest %s" % (ev.get("b"), ev.get("c"))]
-        if ev.get("lag"):
-            parts.append(Text("  +" + ms(ev["lag"]), style="cyan"))
-        else:
-            parts.append(Text("  first", style="bold cyan"))
-        if ev.get("early"):
-            parts.append(Text("  EARLY (no throw open)", style="bold yellow"))
-        return _line(ev, *parts)
-    if kind == "verdict":
-        return verdict_table(ev, "contest %s, tie window %s us" % (ev.get("c"), ev.get("tie_us")))
-    if kind == "tie":
-        parts = [Text("TIE", style="bold magenta"), " at rank %s: " % ev.get("rank")]
-        for i, q in enumerate(ev.get("players", [])):
-            parts += [", " if i else "", player(q)]
-        parts.append(" within %s; fair draw: " % ms(ev.get("gap", 0)))
-        for i, q in enumerate(ev.get("draw", [])):
-            parts += [" then " if i else "", player(q)]
-        return _line(ev, *parts)
-    if kind in ("stuck", "unstuck"):
-        stuck = kind == "stuck"
-        return _line(ev, player(p), Text(" %s %s" % (ev.get("b"), "STUCK" if stuck else "released"),
-                                         style="bold red" if stuck else "green"))
-    if kind == "fault":
-        what = "box FAULT: %s buttons closed at once" % ev.get("closed") if ev.get("kind") == "box" else \
-            "box fault cleared"
-        return _line(ev, player(p), Text(" " + what, style="bold red"))
-    if kind == "overflow":
-        return _line(ev, Text("DROPPED %s edges (capture ring full), %s in all"
-                              % (ev.get("new"), ev.get("dropped")), style="bold red"))
-    if kind == "error":
-        return _line(ev, Text("error: %s" % ev.get("msg"), style="bold red"),
-                     Text("  (%s)" % ev.get("line") if ev.get("line") else "", style="dim"))
-    if kind in ("hello", "pong"):
-        return _line(ev, Text("Courtside %s" % ev.get("fw"), style="bold"),
-                     " stream %s, mode %s, capture %s%s" % (
-                         ev.get("stream"), ev.get("mode"), ev.get("capture"),
-                         ", %s boxes" % ev["boxes"] if "boxes" in ev else ""))
-    if kind == "join":
-        return _line(ev, player(p), " joins")
-    if kind == "start":
-        parts = ["game starts (%s): " % ev.get("mode", "")]
-        for i, q in enumerate(ev.get("players", [])):
-            parts += [", " if i else "", player(q)]
-        return _line(ev, *parts)
-    if kind == "position":
-        return board(ev.get("text", ""))
-    if kind == "ok":
-        return None
     fields = ", ".join("%s=%s" % (k, v) for k, v in ev.items() if k not in ("ev", "t", "p"))
     parts = [Text(kind, style="bold")]
     if isinstance(p, int):
         parts += [" ", player(p)]
     return _line(ev, *parts, " " + fields if fields else "")
+
+
+_SHOW = {
+    "press": _press,
+    "verdict": lambda ev: verdict_table(ev, "contest %s, tie window %s us" % (ev.get("c"), ev.get("tie_us"))),
+    "tie": _tie,
+    "stuck": _stuck,
+    "unstuck": _stuck,
+    "fault": _fault,
+    "overflow": _overflow,
+    "error": _error,
+    "hello": _hello,
+    "pong": _hello,
+    "join": lambda ev: _line(ev, player(ev.get("p")), " joins"),
+    "start": _start,
+    "position": lambda ev: board(ev.get("text", "")),
+    "ok": lambda ev: None,
+    "cmd": lambda ev: None,
+    "release": lambda ev: None,
+}
+
+
+def show(ev):
+    """What the monitor prints for one event (None: nothing)."""
+    return _SHOW.get(ev.get("ev"), _other)(ev)

@@ -12,13 +12,9 @@ Nothing here sleeps; the caller asks ``Roll.at(now)`` what to show and when to a
     shown, face, wait_ms = roll.at(now)      # shown: "tumble", "face", "arrow" or "done"
 """
 
-from courtside import clock
+from micropython import const
 
-try:
-    from micropython import const
-except ImportError:
-    def const(x):
-        return x
+from courtside import clock
 
 _FIRST_MS = const(45)       # first tumble
 _SLOWEST_MS = const(340)    # the tumble stops once a face would stay this long

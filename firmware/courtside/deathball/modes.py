@@ -9,6 +9,8 @@ presses are captured while the matrix moves.
     mode = RefereeMode(); mode.start(ctx); mode.main(ctx, stamp)   # ROLL: initiative
 """
 
+from micropython import const
+
 from courtside import clock
 from courtside.deathball import engine, notation, rules, view
 from courtside.deathball.die import Dice, Roll
@@ -16,12 +18,6 @@ from courtside.deathball.track import Shown
 from courtside.pins import ARROWS
 from courtside.settings import whole
 from courtside.stage import Stage
-
-try:
-    from micropython import const
-except ImportError:
-    def const(x):
-        return x
 
 _BLINK_MS = const(350)
 _BARS_MS = const(2500)
@@ -182,46 +178,48 @@ class RefereeMode(Stage):
         if self.queue or self.roll is not None:
             running = self.roll is not None or [1 for k, _ in self.queue if k == "ball"]
             return self._refuse(ctx, player, "wait for the deathballs" if running else "wait for the rolls")
-        if g.phase == engine.SETUP:
-            if player != g.turn:
-                return self._refuse(ctx, player, "not your turn")
-            free = g.free_setup_squares()
-            if button == 2:
-                self.cursor = (self.cursor - 1) % len(free)
-            elif button == 3:
-                self.cursor = (self.cursor + 1) % len(free)
-            else:
-                g.setup(player, free[self.cursor % len(free)])
-                self.cursor = 0
-                self._take(ctx)
-                return None
-            ctx.tone("tick")
-            self._draw(ctx)
-            return None
-        if g.phase != engine.PLAY:
+        if g.phase not in (engine.SETUP, engine.PLAY):
             return self._refuse(ctx, player, "no move now")
         if player != g.turn:
             return self._refuse(ctx, player, "not your turn")
-        if self.pending is None:
+        if g.phase == engine.SETUP:
+            self._setup_arrow(ctx, player, button)
+            return None
+        return self._move_arrow(ctx, player, button)
+
+    def _setup_arrow(self, ctx, player, button):
+        """LEFT and RIGHT move the set-up cursor; UP or DOWN places the figure there."""
+        free = self.game.free_setup_squares()
+        if button in (2, 3):
+            self.cursor = (self.cursor + (1 if button == 3 else -1)) % len(free)
+            ctx.tone("tick")
+            self._draw(ctx)
+            return
+        self.game.setup(player, free[self.cursor % len(free)])
+        self.cursor = 0
+        self._take(ctx)
+
+    def _move_arrow(self, ctx, player, button):
+        """The first arrow of a move waits for the second; the opposite arrow undoes it."""
+        g = self.game
+        first = self.pending
+        if first is None:
             if not g.can_start(player, button):
                 return self._refuse(ctx, player, "no legal move starts that way",
                                     [rules.ARROW_NAMES[button]])
             self.pending = button
-            ctx.tone("tick")
-            self._draw(ctx)
-            return None
-        first = self.pending
-        if button == rules.OPPOSITE[first]:
+        elif button == rules.OPPOSITE[first]:
             self.pending = None
             ctx.emit("undo", p=player + 1, arrows=[rules.ARROW_NAMES[first]])
-            ctx.tone("tick")
-            self._draw(ctx)
+        else:
+            why = g.move(player, first, button)
+            if why is not None:
+                return self._refuse(ctx, player, why, [rules.ARROW_NAMES[first], rules.ARROW_NAMES[button]])
+            self.pending = None
+            self._take(ctx)
             return None
-        why = g.move(player, first, button)
-        if why is not None:
-            return self._refuse(ctx, player, why, [rules.ARROW_NAMES[first], rules.ARROW_NAMES[button]])
-        self.pending = None
-        self._take(ctx)
+        ctx.tone("tick")
+        self._draw(ctx)
         return None
 
     # -- events to the stream and to the matrix --------------------------------------------
@@ -364,77 +362,83 @@ class RefereeMode(Stage):
     # -- laptop commands ---------------------------------------------------------------
 
     def command(self, ctx, words):
-        g = self.game
         verb = words[0]
-        if verb == "dice":
-            faces = _faces(words[1:])
-            if not faces:
-                return "dice wants faces 1 to 6"
-            self.dice.force(faces)
-            return None
-        if verb == "roll":
-            self.main(ctx, ctx.now)
-            return None
-        if verb == "state":
-            ctx.emit("position", text=g.position(), phase=g.phase)
-            return None
-        if verb == "position":
-            text = " ".join(words[1:])
-            try:
-                notation.parse(text)
-            except (ValueError, IndexError) as e:
-                return "bad position: %s" % e
-            fresh = engine.Game(ctx.players, self.dice)
-            why = fresh.load(text)
-            if why is not None:
-                return why
-            self.game = fresh
-            self.shown = Shown.from_position(text)
-            self.pending = None
-            self.queue = []
-            self.roll = None
-            self.bounce = None
-            self.until = None
-            ctx.emit("position", text=text, phase=fresh.phase)
-            self._take(ctx)
-            return None
+        if verb in ("dice", "roll", "state", "position"):
+            return getattr(self, "_cmd_" + verb)(ctx, words)
         if verb == "setup" and len(words) == 3:
-            if g.phase != engine.SETUP:
-                return "not set-up"
-            box = whole(words[1])
-            if box is None:
-                return "setup <player> <square>"
-            box -= 1
-            try:
-                sq = notation.square_of(words[2])
-            except ValueError as e:
-                return str(e)
-            why = g.setup(box, sq)
-            if why is not None:
-                return why
-            self.cursor = 0
-            self._take(ctx)
-            return None
+            return self._cmd_setup(ctx, words)
         if verb == "move" and len(words) == 4:
-            if words[2] not in rules.ARROW_NAMES or words[3] not in rules.ARROW_NAMES:
-                return "arrows are up, down, left, right"
-            box = whole(words[1])
-            if box is None or box < 0:
-                return "move <player> <arrow> <arrow>"
-            box -= 1
-            if g.phase != engine.PLAY or box != g.turn:
-                return "not %s's turn" % words[1]
-            first = rules.ARROW_NAMES.index(words[2])
-            second = rules.ARROW_NAMES.index(words[3])
-            why = g.move(box, first, second)
-            if why is not None:
-                return why
-            if self.queue or self.roll is not None:
-                # The matrix was still showing the deathballs: catch it up first.
-                held = g.drain()
-                self._skip(ctx)
-                g.events = held
-            self.pending = None
-            self._take(ctx)
-            return None
+            return self._cmd_move(ctx, words)
         return "unknown command for the referee: %s" % " ".join(words)
+
+    def _cmd_dice(self, ctx, words):
+        faces = _faces(words[1:])
+        if not faces:
+            return "dice wants faces 1 to 6"
+        self.dice.force(faces)
+        return None
+
+    def _cmd_roll(self, ctx, words):
+        self.main(ctx, ctx.now)
+
+    def _cmd_state(self, ctx, words):
+        ctx.emit("position", text=self.game.position(), phase=self.game.phase)
+
+    def _cmd_position(self, ctx, words):
+        text = " ".join(words[1:])
+        try:
+            notation.parse(text)
+        except (ValueError, IndexError) as e:
+            return "bad position: %s" % e
+        fresh = engine.Game(ctx.players, self.dice)
+        why = fresh.load(text)
+        if why is not None:
+            return why
+        self.game = fresh
+        self.shown = Shown.from_position(text)
+        self.pending = None
+        self.queue = []
+        self.roll = None
+        self.bounce = None
+        self.until = None
+        ctx.emit("position", text=text, phase=fresh.phase)
+        self._take(ctx)
+        return None
+
+    def _cmd_setup(self, ctx, words):
+        if self.game.phase != engine.SETUP:
+            return "not set-up"
+        box = whole(words[1])
+        if box is None:
+            return "setup <player> <square>"
+        try:
+            sq = notation.square_of(words[2])
+        except ValueError as e:
+            return str(e)
+        why = self.game.setup(box - 1, sq)
+        if why is not None:
+            return why
+        self.cursor = 0
+        self._take(ctx)
+        return None
+
+    def _cmd_move(self, ctx, words):
+        g = self.game
+        if words[2] not in rules.ARROW_NAMES or words[3] not in rules.ARROW_NAMES:
+            return "arrows are up, down, left, right"
+        box = whole(words[1])
+        if box is None or box < 0:
+            return "move <player> <arrow> <arrow>"
+        if g.phase != engine.PLAY or box - 1 != g.turn:
+            return "not %s's turn" % words[1]
+        why = g.move(box - 1, rules.ARROW_NAMES.index(words[2]), rules.ARROW_NAMES.index(words[3]))
+        if why is not None:
+            return why
+        if self.queue or self.roll is not None:
+            # The matrix was still showing the deathballs: catch it up first.
+            held = g.drain()
+            self._skip(ctx)
+            g.events = held
+        self.pending = None
+        self._take(ctx)
+        return None

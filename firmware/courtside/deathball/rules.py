@@ -12,11 +12,7 @@ the starting edge. A heading is a step ``(dx, dy)`` with dy > 0 towards row 8 (n
     rules.wall_heading(3, (0, -1), (0, 1))   # straight in from the north wall: (0, -1)
 """
 
-try:
-    from micropython import const
-except ImportError:
-    def const(x):
-        return x
+from micropython import const
 
 SIZE = const(8)
 

@@ -22,11 +22,7 @@ layer, so the unix port and CPython run them on pipes and fakes.
     tx.pass_begin(); tx.flush()  # once a pass: sends what the byte budget allows
 """
 
-try:
-    from micropython import const
-except ImportError:  # CPython
-    def const(x):
-        return x
+from micropython import const
 
 _NL = const(10)
 _CR = const(13)
