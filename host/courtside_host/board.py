@@ -91,19 +91,18 @@ def connect(port, soft_reset=True):
 
 
 def event(line):
-    """The event dict in one line of output, or None for anything else (REPL noise)."""
+    """The event in one line of output as a dict (with its ``ev`` and ``t``), or None for
+    anything else (REPL noise, a damaged line): ``courtside.events`` reads it."""
+    from courtside import events
     if isinstance(line, bytes):
         line = line.decode("utf-8", "replace")
-    line = line.strip()
-    if not line.startswith("{"):
+    parsed = events.parse(line)
+    if parsed is None:
         return None
-    try:
-        ev = json.loads(line)
-    except ValueError:
-        return None
-    if isinstance(ev, dict) and isinstance(ev.get("ev"), str):
-        return ev
-    return None
+    kind, t, fields = parsed
+    fields["ev"] = kind
+    fields["t"] = t
+    return fields
 
 
 class Lines:

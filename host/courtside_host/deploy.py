@@ -203,11 +203,14 @@ def build(firmware=FIRMWARE, pins=PINMAP, settings=None, compiler=None, source=F
             files[name] = (firmware / name).read_bytes()
     if "main.py" not in files:
         raise DeployError("%s has no main.py" % firmware)
-    package = firmware / PACKAGE
-    for path in sorted(package.rglob("*.py")):
-        if "__pycache__" in path.parts:
-            continue
-        name = path.relative_to(firmware).as_posix()
+    from courtside_host.manifest import ManifestError
+    from courtside_host.manifest import files as manifest_files
+    try:
+        names = manifest_files(firmware)
+    except ManifestError as e:
+        raise DeployError(str(e)) from None
+    for name in names:
+        path = firmware / name
         if source:
             files[name] = path.read_bytes()
             continue

@@ -51,11 +51,22 @@ class Writer:
 
 
 def read(path):
-    """Every event in a log (dicts, in order), skipping anything else."""
+    """The log's head line, then every event in it (dicts, in order), skipping anything
+    else."""
     out = []
     with open(path, encoding="utf-8", errors="replace") as f:
-        for line in f:
+        for number, line in enumerate(f):
             ev = event(line)
+            if ev is None and number == 0:
+                ev = _head(line)
             if ev is not None:
                 out.append(ev)
     return out
+
+
+def _head(line):
+    try:
+        head = json.loads(line)
+    except ValueError:
+        return None
+    return head if isinstance(head, dict) and head.get("ev") == "log" else None
