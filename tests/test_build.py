@@ -8,16 +8,12 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import FIRMWARE, ROOT
+from conftest import FIRMWARE, ROOT, tool
 
 BIN = Path(sys.executable).parent
 FIRMWARE_FILES = sorted(FIRMWARE.rglob("*.py"))
 SITE = Path(next(p for p in sys.path if p.endswith("site-packages")))
 
-
-def tool(name):
-    found = BIN / name
-    return str(found) if found.exists() else shutil.which(name) or pytest.fail("%s missing" % name)
 
 
 @pytest.mark.parametrize("path", FIRMWARE_FILES, ids=[str(p.relative_to(FIRMWARE)) for p in FIRMWARE_FILES])

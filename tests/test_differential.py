@@ -6,41 +6,10 @@ the whole firmware on CPython and on the MicroPython unix port; the two event st
 must be identical, byte for byte."""
 
 import json
-import random
 import sys
 
 import pytest
-from conftest import simulate
-
-BUTTONS = ("THROW", "DODGE", "CATCH", "PASS")
-COMMANDS = ("ping", "get", "set tie_us=750", "set tie_us=-1", "set sound=0 brightness=40",
-            "set nonsense", "new", "start", "join 3", "mode die", "mode dodgeball", "bogus words",
-            "mode referee", "dice 2 6", "help")
-
-
-def random_script(seed):
-    rng = random.Random(seed)
-    items = [{"t": 0, "cmd": "join 1"}, {"t": 0, "cmd": "join 2"}, {"t": 10, "cmd": "start"}]
-    t = 100_000
-    for _ in range(rng.randint(20, 60)):
-        t += rng.choice((300, 800, 1_200, 50_000, 400_000, 2_000_000))
-        roll = rng.random()
-        if roll < 0.1:
-            items.append({"t": t, "cmd": rng.choice(COMMANDS)})
-            continue
-        if roll < 0.15:
-            items.append({"t": t, "p": 0, "b": "MAIN", "e": "down"})
-            items.append({"t": t + rng.choice((80_000, 1_500_000)), "p": 0, "b": "MAIN", "e": "up"})
-            continue
-        p, b = rng.randint(1, 4), rng.choice(BUTTONS)
-        items.append({"t": t, "p": p, "b": b, "e": "down"})
-        closed = True
-        for offset in sorted(rng.sample(range(1, 5000), rng.randint(0, 6))):
-            closed = not closed
-            items.append({"t": t + offset, "p": p, "b": b, "e": "down" if closed else "up"})
-        hold = rng.choice((60_000, 90_000, 3_500_000))
-        items.append({"t": t + max(hold, 5001), "p": p, "b": b, "e": "up"})
-    return items
+from conftest import random_script, simulate
 
 
 @pytest.mark.parametrize("seed", range(12))

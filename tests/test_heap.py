@@ -12,8 +12,7 @@ import subprocess
 import sys
 
 import pytest
-from conftest import FIRMWARE, ROOT, simulate
-from test_build import tool
+from conftest import FIRMWARE, ROOT, simulate, tool
 
 SCRIPTS = ROOT / "tests" / "scripts"
 HEAPS = {"dodgeball_round.jsonl": "96k", "deathball_game.jsonl": "152k"}

@@ -8,7 +8,6 @@ import pytest
 from conftest import ROOT
 from courtside.hw import chain
 from courtside.pins import Pins
-from test_ws2812 import pico  # noqa: F401 - the fixture: pico.py imported on stand-ins
 
 PINMAP = json.loads((ROOT / "hardware" / "pinmap.json").read_text())
 
@@ -17,8 +16,8 @@ def build(module, settings=None):
     return module.Pico(Pins(json.loads(json.dumps(PINMAP))), settings or {"capture": "irq"})
 
 
-def test_frames_are_kept_apart_long_enough_to_latch_and_show_never_waits(pico):  # noqa: F811
-    module, rig = pico
+def test_frames_are_kept_apart_long_enough_to_latch_and_show_never_waits(pico_layer):
+    module, rig = pico_layer
     board = build(module)
     (sm,) = rig.machines
     rig.drain_us = 1920                          # 192 bytes at 10 us: the DMA is busy this long
@@ -39,8 +38,8 @@ def test_frames_are_kept_apart_long_enough_to_latch_and_show_never_waits(pico): 
     assert rig.sleeps == [] and rig.emergency == [100]
 
 
-def test_the_frame_being_sent_is_never_written_and_the_newest_waiting_frame_wins(pico):  # noqa: F811
-    module, rig = pico
+def test_the_frame_being_sent_is_never_written_and_the_newest_waiting_frame_wins(pico_layer):
+    module, rig = pico_layer
     board = build(module)
     (sm,) = rig.machines
     (dma,) = rig.dmas
@@ -57,8 +56,8 @@ def test_the_frame_being_sent_is_never_written_and_the_newest_waiting_frame_wins
     assert board._matrix.skipped == 1 and board._matrix.frames == 2
 
 
-def test_release_lets_the_dark_frame_reach_the_last_pixel(pico, monkeypatch):  # noqa: F811
-    module, rig = pico
+def test_release_lets_the_dark_frame_reach_the_last_pixel(pico_layer, monkeypatch):
+    module, rig = pico_layer
     stopped = []
     monkeypatch.setattr(module, "watchdog_off", lambda: stopped.append(True))
     board = build(module)
@@ -70,8 +69,8 @@ def test_release_lets_the_dark_frame_reach_the_last_pixel(pico, monkeypatch):  #
     assert not sm.active() and stopped == [True] and rig.dmas[0].closed
 
 
-def test_a_laptop_that_stops_reading_costs_lines_not_time(pico, capsys):  # noqa: F811
-    module, rig = pico
+def test_a_laptop_that_stops_reading_costs_lines_not_time(pico_layer, capsys):
+    module, rig = pico_layer
     board = build(module)
     capsys.readouterr()
     board.write_line('{"ev":"a"}')
@@ -87,8 +86,8 @@ def test_a_laptop_that_stops_reading_costs_lines_not_time(pico, capsys):  # noqa
     assert out[1:] == ['{"ev":"b","n":%d}' % i for i in range(len(out) - 1)]   # whole lines, in order
 
 
-def test_pio_capture_is_the_default_and_falls_back_to_irq_saying_why(pico, capsys):  # noqa: F811
-    module, rig = pico                           # CPython has no uctypes: PIO cannot start
+def test_pio_capture_is_the_default_and_falls_back_to_irq_saying_why(pico_layer, capsys):
+    module, rig = pico_layer                        # CPython has no uctypes: PIO cannot start
     from courtside.settings import DEFAULTS
     assert DEFAULTS["capture"] == "pio"
     board = build(module, dict(DEFAULTS))
@@ -98,8 +97,8 @@ def test_pio_capture_is_the_default_and_falls_back_to_irq_saying_why(pico, capsy
     assert any(x["ev"] == "error" and "using irq" in x["msg"] for x in lines)
 
 
-def test_a_board_that_cannot_load_the_native_handler_uses_the_bytecode_one(pico):  # noqa: F811
-    module, rig = pico                           # the stand-in micropython has no viper
+def test_a_board_that_cannot_load_the_native_handler_uses_the_bytecode_one(pico_layer):
+    module, rig = pico_layer                        # the stand-in micropython has no viper
     board = build(module)
     assert board.capture.name == "irq" and board.capture.native is False
     assert any("native code unavailable, using bytecode" in n for n in board.notes)
@@ -141,8 +140,8 @@ def test_the_core_reports_unsent_lines_once_they_flow_again():
 
 
 @pytest.mark.parametrize("held", [True, False])
-def test_safe_mode_reads_the_button_after_the_pull_up_settles(pico, monkeypatch, held):  # noqa: F811
-    module, rig = pico
+def test_safe_mode_reads_the_button_after_the_pull_up_settles(pico_layer, monkeypatch, held):
+    module, rig = pico_layer
     import time
     waited = []
     monkeypatch.setattr(time, "sleep_ms", waited.append, raising=False)
@@ -151,8 +150,8 @@ def test_safe_mode_reads_the_button_after_the_pull_up_settles(pico, monkeypatch,
     assert waited and waited[0] >= 1
 
 
-def test_a_frame_after_a_long_pause_is_not_held_back_by_the_tick_wrap(pico):  # noqa: F811
-    module, rig = pico
+def test_a_frame_after_a_long_pause_is_not_held_back_by_the_tick_wrap(pico_layer):
+    module, rig = pico_layer
     board = build(module)
     (sm,) = rig.machines
     rig.drain_us = 1920

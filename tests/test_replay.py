@@ -5,7 +5,7 @@ import subprocess
 import sys
 
 import pytest
-from conftest import ROOT, simulate
+from conftest import ROOT, random_script, simulate
 from courtside_host import eventlog
 from courtside_host import replay as rp
 
@@ -170,7 +170,6 @@ def test_every_session_in_a_file_is_replayed_on_its_own(tmp_path):
 def test_random_play_replays_event_for_event(tmp_path):
     """The differential test's adversarial scripts: bounce, held and stuck buttons, box
     faults, the main button held, commands good and bad."""
-    from test_differential import random_script
     for seed in range(6):
         events = _simulate(tmp_path, random_script(seed))
         report = rp.rejudge(events)

@@ -7,14 +7,10 @@ words go through the PIO emulator running the program ``pico.py`` built, with th
 side-set on the matrix pin, and the data line is recorded cycle by cycle.
 """
 
-import importlib
 import json
 import random
 import re
 import subprocess
-import sys
-import time
-import types
 from collections import deque
 from dataclasses import replace
 
@@ -46,170 +42,6 @@ DATASHEET_NS = {"T0H": 400, "T1H": 800, "T0L": 850, "T1L": 450}
 TOLERANCE_NS = 150
 CYCLE_NS = 1_000_000_000 // ws2812code.WS2812_FREQ
 GAP = 400          # cycles between frames in these tests (50 us): the latch
-
-
-# The board, as far as pico.py needs it ----------------------------------------------------
-
-class _Rig:
-    """Stand-ins for ``rp2``, ``machine`` and ``select``; remembers what pico.py asked of them."""
-
-    def __init__(self):
-        self.assembled = []     # (function, config, program) for every asm_pio use
-        self.machines = []
-        self.dmas = []
-        self.emergency = []     # sizes asked of alloc_emergency_exception_buf
-        self.sleeps = []        # time.sleep_us calls
-        self.now = 0            # the microsecond clock, moved by the tests
-        self.writable = True    # what a POLLOUT poll of stdout says
-        self.drain_us = 0       # how long a started DMA transfer stays busy
-
-    def sleep(self, us):
-        self.sleeps.append(us)
-        self.now += us
-
-    def modules(self):
-        rig = self
-
-        rp2 = types.ModuleType("rp2")
-
-        class PIO:
-            IN_LOW, IN_HIGH, OUT_LOW, OUT_HIGH = 0, 1, 2, 3
-            SHIFT_LEFT, SHIFT_RIGHT = 0, 1
-            JOIN_NONE, JOIN_TX, JOIN_RX = 0, 1, 2
-
-        def asm_pio(**config):
-            def build(func):
-                program = assemble(func, **config)
-                rig.assembled.append((func, config, program))
-                return program
-            return build
-
-        class StateMachine:
-            def __init__(self, sm_id, program, **kw):
-                self.sm_id, self.program, self.kw = sm_id, program, kw
-                self.words = []
-                self.starts = []    # rig.now at each transfer the DMA started
-                self.on = False
-                rig.machines.append(self)
-
-            def active(self, value=None):
-                if value is not None:
-                    self.on = bool(value)
-                return self.on
-
-            def tx_fifo(self):
-                return 0        # the stand-in DMA hands over a transfer at once
-
-        class DMA:
-            def __init__(self):
-                self.kw = {}
-                self.busy_until = None
-                self.closed = False
-                rig.dmas.append(self)
-
-            def pack_ctrl(self, **kw):
-                return dict(kw)
-
-            def config(self, read=None, write=None, count=None, ctrl=None, trigger=False):
-                for key, value in (("read", read), ("write", write), ("count", count), ("ctrl", ctrl)):
-                    if value is not None:
-                        self.kw[key] = value
-                if trigger:
-                    ctrl = self.kw["ctrl"]
-                    assert ctrl["size"] == 0 and ctrl["inc_read"] and not ctrl["inc_write"]
-                    assert self.kw["write"] == 0x50200010      # PIO0 TXF0
-                    (sm,) = [m for m in rig.machines if m.sm_id == 0]
-                    sm.starts.append(rig.now)
-                    data = bytes(self.kw["read"][:self.kw["count"]])
-                    sm.words.extend(b * 0x01010101 for b in data)  # a byte write fills all four lanes
-                    self.busy_until = rig.now + rig.drain_us
-
-            def active(self, value=None):
-                if value is not None and not value:
-                    self.busy_until = None
-                return self.busy_until is not None and rig.now < self.busy_until
-
-            def close(self):
-                self.closed = True
-
-        rp2.PIO = PIO
-        rp2.asm_pio = asm_pio
-        rp2.StateMachine = StateMachine
-        rp2.DMA = DMA
-
-        machine = types.ModuleType("machine")
-
-        class Pin:
-            IN, OUT, PULL_UP = 0, 1, 2
-            IRQ_FALLING, IRQ_RISING = 4, 8
-
-            def __init__(self, gpio, mode=None, pull=None, value=None):
-                self.gpio = gpio
-
-            def value(self, v=None):
-                return 1
-
-            def irq(self, *args, **kw):
-                return None
-
-        class PWM:
-            def __init__(self, pin):
-                self.pin = pin
-
-            def duty_u16(self, duty):
-                self.duty = duty
-
-            def freq(self, f):
-                self.f = f
-
-        class WDT:
-            def __init__(self, timeout):
-                self.timeout = timeout
-
-            def feed(self):
-                pass
-
-        machine.Pin = Pin
-        machine.PWM = PWM
-        machine.WDT = WDT
-        machine.mem32 = {}
-        machine.reset = lambda: None
-
-        micropython = types.ModuleType("micropython")
-        micropython.const = lambda x: x
-        micropython.alloc_emergency_exception_buf = rig.emergency.append
-
-        select = types.ModuleType("select")
-        select.POLLIN, select.POLLOUT = 1, 4
-
-        class Poll:
-            def register(self, stream, event):
-                self.event = event
-
-            def ipoll(self, timeout):
-                assert timeout == 0                  # never waits
-                if self.event == select.POLLOUT and rig.writable:
-                    return iter([(None, self.event)])
-                return iter([])
-
-        select.poll = Poll
-        return {"rp2": rp2, "machine": machine, "micropython": micropython, "select": select}
-
-
-@pytest.fixture
-def pico(monkeypatch):
-    """``courtside.hw.pico`` imported on the stand-ins, and the rig that served it."""
-    rig = _Rig()
-    for name, mod in rig.modules().items():
-        monkeypatch.setitem(sys.modules, name, mod)
-    monkeypatch.delitem(sys.modules, "courtside.hw.pico", raising=False)
-    monkeypatch.setattr(time, "ticks_us", lambda: rig.now & 0x3FFFFFFF, raising=False)
-    monkeypatch.setattr(time, "ticks_ms", lambda: rig.now // 1000, raising=False)
-    monkeypatch.setattr(time, "ticks_diff", lambda a, b: a - b, raising=False)
-    monkeypatch.setattr(time, "sleep_us", rig.sleep, raising=False)
-    module = importlib.import_module("courtside.hw.pico")
-    yield module, rig
-    sys.modules.pop("courtside.hw.pico", None)
 
 
 def _board(module, rig, **matrix):
@@ -384,8 +216,8 @@ def test_config_uses_the_rp2_values():
     assert ws2812code.JOIN_TX == value("JOIN_TX")
 
 
-def test_pico_builds_its_state_machine_from_the_shared_function(pico):
-    module, rig = pico
+def test_pico_builds_its_state_machine_from_the_shared_function(pico_layer):
+    module, rig = pico_layer
     ((func, config, program),) = rig.assembled
     assert func is ws2812code.ws2812
     assert config == ws2812code.WS2812_CONFIG
@@ -412,8 +244,8 @@ def test_module_loads_on_micropython(micropython, firmware_env):
 
 @pytest.mark.parametrize("matrix", [{}, {"serpentine": True, "order": "RGB"}],
                          ids=["default", "serpentine-rgb"])
-def test_show_puts_exact_bits_on_the_line(pico, matrix):
-    module, rig = pico
+def test_show_puts_exact_bits_on_the_line(pico_layer, matrix):
+    module, rig = pico_layer
     board, sm, pins = _board(module, rig, **matrix)
     names = list(FRAMES)
     sent = []

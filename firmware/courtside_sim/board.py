@@ -51,8 +51,10 @@ class SimBoard:
         self.ring = Ring(ring_size)
         self.capture = Capture()
         self.level = pins.button_mask          # all buttons open (pulled up)
-        self.script = script
-        self.virtual = script is not None
+        self.script = None
+        self.virtual = False
+        if script is not None:
+            self.play(script)
         self.vt = 0                            # virtual us since start
         self.t0 = t0
         self.busy_us = busy_ms * 1000
@@ -64,6 +66,11 @@ class SimBoard:
         self.leds = [False] * pins.boxes
         self.unsent = 0
         self.event = None
+
+    def play(self, script):
+        """Run on ``script`` (a ``Script`` or ``Items``) in virtual time."""
+        self.script = script
+        self.virtual = True
 
     # clock and waiting ------------------------------------------------------------------
 

@@ -61,19 +61,20 @@ def main(argv, out=None):
 
 def run_script(script_path, seed=1, t0=0, pins_path=None, changes=(), out=None, busy_ms=0):
     # In the order that keeps a board-sized heap in one piece: the pin map (whose checker
-    # is dropped again), then everything that stays loaded, then the script's garbage.
+    # is dropped again), then everything that stays loaded and the board with its ring,
+    # and only then the script, whose checking leaves garbage behind.
     from courtside import pins as pin_map
     pins_path = pins_path or default_pins()
     try:
         pins = pin_map.load(pins_path)
     except (OSError, ValueError) as e:
         return _fail("pin map %s: %s" % (pins_path, e))
-    from courtside import driver  # noqa: F401
+    from courtside import driver  # noqa: F401 - loaded now, used by run()
     from courtside import settings as config
     from courtside.core import Core  # noqa: F401
-
-    from courtside_sim.board import SimBoard  # noqa: F401
+    from courtside_sim.board import SimBoard
     from courtside_sim.script import Script, ScriptError
+    board = SimBoard(pins, t0=t0, out=out, busy_ms=busy_ms)
     try:
         settings = config.merged(config.DEFAULTS, config.parse(changes)) if changes else None
     except ValueError as e:
@@ -84,12 +85,13 @@ def run_script(script_path, seed=1, t0=0, pins_path=None, changes=(), out=None, 
         return _fail("cannot read %s (%s)" % (script_path, e))
     except ScriptError as e:
         return _fail(str(e))
-    run(pins, script, settings, seed=seed, t0=t0, out=out, busy_ms=busy_ms)
+    board.play(script)
+    run(board, settings, seed=seed)
     return 0
 
 
-def run(pins, script, settings=None, seed=1, t0=0, out=None, busy_ms=0, rng=None):
-    """Run ``script`` (a ``Script`` or ``Items``) to its end in virtual time; ``rng``
+def run(board, settings=None, seed=1, rng=None):
+    """Run the core on ``board`` until its script is done and has settled; ``rng``
     replaces the seeded draws (a replay follows a log's own draws)."""
     try:
         import asyncio
@@ -98,10 +100,7 @@ def run(pins, script, settings=None, seed=1, t0=0, out=None, busy_ms=0, rng=None
     from courtside import driver
     from courtside.core import Core
     from courtside.fair import Fair, seeded
-
-    from courtside_sim.board import SimBoard
-    board = SimBoard(pins, script=script, t0=t0, out=out, busy_ms=busy_ms)
-    core = Core(pins, settings, rng or Fair(seeded(seed)), now=board.ticks_us(),
+    core = Core(board.pins, settings, rng or Fair(seeded(seed)), now=board.ticks_us(),
                 levels=board.levels(), capture=board.capture.name)
     asyncio.run(driver.run(core, board))
     return core
