@@ -72,6 +72,7 @@ def run_script(script_path, seed=1, t0=0, pins_path=None, changes=(), out=None, 
     from courtside import driver  # noqa: F401 - loaded now, used by run()
     from courtside import settings as config
     from courtside.core import Core  # noqa: F401
+
     from courtside_sim.board import SimBoard
     from courtside_sim.script import Script, ScriptError
     board = SimBoard(pins, t0=t0, out=out, busy_ms=busy_ms)

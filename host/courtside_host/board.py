@@ -10,7 +10,6 @@ transport; the live event stream is read with pyserial on the same port.
 """
 
 import contextlib
-import json
 import os
 import time
 
