@@ -80,7 +80,9 @@ class SimBoard:
         return self._wrap(_monotonic_us())
 
     async def wait(self, ms):
-        us = max(ms * 1000, self.busy_us)
+        us = ms * 1000
+        if us and us < self.busy_us:      # a busy loop comes back late (not at start-up)
+            us = self.busy_us
         if self.virtual:
             return self._advance(us)
         if self.event is None:
