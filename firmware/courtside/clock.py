@@ -46,18 +46,37 @@ def diff(a, b):
 class Timeline:
     """Unwraps ticks into microseconds since start, for the log.
 
-    ``now(ticks)`` must be called at least once every 2**29 us (about 9 minutes); the main
-    loop calls it on every pass. ``at(stamp)`` places an earlier stamp on the same line.
+    ``advance(ticks)`` must be called at least once every 2**29 us (about 9 minutes); the
+    main loop calls it on every pass. It keeps laps of the tick circle and the place on
+    it apart, both small ints, so a pass costs no heap however long the game has run;
+    only ``elapsed()`` and ``at(stamp)``, asked for when an event is written, build the
+    full count, which passes 2**30 after eighteen minutes.
     """
 
     def __init__(self, ticks):
         self.last = ticks
-        self.elapsed = 0
+        self.laps = 0
+        self.pos = 0          # us into the current lap, 0..MASK
+
+    def advance(self, ticks):
+        d = diff(ticks, self.last)
+        self.last = ticks
+        pos = add(self.pos, d)
+        if d > 0 and pos < self.pos:
+            self.laps += 1
+        elif d < 0 and pos > self.pos:
+            self.laps -= 1
+        self.pos = pos
+
+    def elapsed(self):
+        """Microseconds since start, at the last ``advance``."""
+        return self.laps * (MASK + 1) + self.pos if self.laps else self.pos
 
     def now(self, ticks):
-        self.elapsed += diff(ticks, self.last)
-        self.last = ticks
-        return self.elapsed
+        """``advance`` then ``elapsed``."""
+        self.advance(ticks)
+        return self.elapsed()
 
     def at(self, stamp):
-        return self.elapsed + diff(stamp, self.last)
+        """Microseconds since start of an earlier (or later) tick ``stamp``."""
+        return self.elapsed() + diff(stamp, self.last)

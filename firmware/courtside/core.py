@@ -81,7 +81,7 @@ class Core:
         ``unsent`` is the driver's count of event lines it could not send."""
         ctx = self.ctx
         ctx.now = now
-        ctx.t = self.timeline.now(now)
+        self.timeline.advance(now)
         if not self.started:
             self.started = True
             self._emit("hello", fw=VERSION, stream=events.STREAM, mode=self.mode,
@@ -150,7 +150,7 @@ class Core:
             self._start(_stage(self.mode, False))
 
     def _emit(self, event, **fields):
-        self.effects.append((EVENT, event, self.ctx.t, fields))
+        self.effects.append((EVENT, event, self.timeline.elapsed(), fields))
 
     def _frame(self):
         """The frame last asked for, scaled and capped, if it differs from the one shown."""

@@ -45,5 +45,5 @@ async def run(core, hw):
         wait_ms = core.step(now, hw.ring, lines, hw.unsent)
         if lines:
             del lines[:]
-        apply(core.effects, hw, core.ctx.t)
+        apply(core.effects, hw, core.timeline.elapsed())
         hw.service(now)

@@ -72,7 +72,6 @@ class Context:
         self.boxes = boxes
         self.players = []
         self.now = now
-        self.t = 0                       # us since start, for events of this pass
         self.effects = effects
         self.frame = None                # the frame the stage last asked for
         self.begin_game = False
@@ -81,7 +80,7 @@ class Context:
         self.tunes = tones.Tunes(effects)
 
     def emit(self, event, **fields):
-        self.effects.append((EVENT, event, self.t, fields))
+        self.effects.append((EVENT, event, self._timeline.elapsed(), fields))
 
     def emit_at(self, stamp, event, **fields):
         """An event that happened at tick ``stamp`` (a press), not at this pass."""
