@@ -46,6 +46,7 @@ class Rig:
         self.core = Core(pins, base, Fair(seeded(seed)), now=T0, levels=self.level, capture="test",
                          mode=mode)
         self.events, self.inputs, self.frames, self.tones, self.saved = [], [], [], [], []
+        self.times = []          # (kind, t) of every event, inputs too
         self.leds = {}
         self.step()
         if players is not None:
@@ -59,7 +60,7 @@ class Rig:
         return self.core.stage
 
     def clear(self):
-        del self.events[:], self.inputs[:], self.frames[:], self.tones[:]
+        del self.events[:], self.inputs[:], self.frames[:], self.tones[:], self.times[:]
 
     # driving --------------------------------------------------------------------------
 
@@ -69,6 +70,7 @@ class Rig:
         for effect in self.core.effects:
             kind = effect[0]
             if kind == EVENT:
+                self.times.append((effect[1], effect[2]))
                 (self.inputs if effect[1] in INPUT_KINDS else self.events).append((effect[1], effect[3]))
             elif kind == FRAME:
                 self.frames.append(bytes(effect[1]))

@@ -6,6 +6,7 @@ clock is moved by exactly what the core asks for, so nothing here waits in real 
 """
 
 from corerig import Rig
+from courtside import clock
 from courtside.deathball import engine, view
 from courtside.deathball.notation import square_of
 from courtside.fair import Fair, seeded
@@ -303,3 +304,27 @@ def test_any_button_mashing_keeps_the_referee_sound():
             assert ref.shown.where == g.where and ref.shown.balls == g.balls
             assert ref.shown.ring == g.ring
     assert phases.count(engine.OVER) >= 20  # most mashed games get to the end
+
+
+def test_the_deathballs_run_is_computed_one_step_a_pass():
+    """The arrow that ends a round does not compute the whole run in its pass: each pass
+    of the loop takes one step of both balls (two ``ball`` events at most), the next pass
+    comes at once, and every event of the run carries the time the round ended."""
+    app, ref = playing("1@d1 2@e1 *b8n *g8n r0 t1", players=(0, 1), dice=(3, 5))
+    round_of_moves(app, [(0, UP, UP)])
+    app.press(1, UP)
+    app.clear()
+    ended = app.now
+    app.edge(4 * 1 + UP, True)                 # the second arrow of the last move
+    steps = [app.kinds().count("ball")]
+    waits = []
+    while ref.game.running:
+        count = len(app.events)
+        app.now = clock.add(app.now, 1000)     # each pass takes a millisecond
+        waits.append(app.step())
+        steps.append([k for k, _ in app.events[count:]].count("ball"))
+    assert max(steps) == 2 and sum(steps) == 12 and len([s for s in steps if s]) == 6
+    assert set(waits[:-1]) == {0}              # no sleeping while the run is being computed
+    run = [t for k, t in app.times if k in ("move", "bounce", "ball", "turn")]
+    assert len(run) == 2 + 2 + 12 and len(set(run)) == 1 and ref.game.turn == 0
+    assert clock.diff(app.now, ended) == 1000 * (len(steps) - 1)

@@ -33,7 +33,13 @@ def _on(square, step, lo, hi):
 
 
 class Game:
-    def __init__(self, players, dice):
+    """One game. ``stepwise`` (the referee on a board): the deathballs' run at the end of a
+    round is not computed at once but one step of both balls per ``run_step()``, so no
+    pass of the main loop does the whole run; ``running`` is true until it is done. Without
+    it (analysis, tests) a move returns with the run, the shrinking and the next turn done.
+    """
+
+    def __init__(self, players, dice, stepwise=False):
         if len(players) < 2 or len(players) > 4:
             raise ValueError("Deathball needs 2 to 4 players")
         self.players = sorted(players)
@@ -51,6 +57,8 @@ class Game:
         self.winner = None
         self.events = []
         self._placed = 0
+        self.stepwise = stepwise
+        self.running = 0                   # the deathballs' next step (1..6), 0 between runs
 
     # -- the record -------------------------------------------------------------------
 
@@ -310,7 +318,12 @@ class Game:
             while i < len(self.order) and self.order[i] in self.dead:
                 i += 1
             if i >= len(self.order):
-                self._deathballs()
+                self.turn = None
+                self.running = 1
+                if self.stepwise:
+                    return                 # run_step() carries on, pass by pass
+                while self.running:
+                    self._run_one()
                 if self.phase != PLAY:
                     return
                 self.round += 1
@@ -326,34 +339,52 @@ class Game:
 
     # -- the deathballs, deaths and shrinking ----------------------------------------------
 
-    def _deathballs(self):
-        self.turn = None
-        lo, hi = rules.ring_bounds(self.ring)
-        for step in range(1, rules.BALL_STEPS + 1):
-            ndead = len(self.dead)
-            for ball in range(2):
-                square = self.balls[ball]
-                heading = self.headings[ball]
-                if _on(square, heading, lo, hi) < 0:
-                    face, forced = self.dice.roll()
-                    template, new = rules.bounce(face, square, self.ring, heading)
-                    self._emit("bounce", ball=ball + 1, square=notation.square_name(square),
-                               template=template, face=face, forced=forced,
-                               incoming=notation.heading_name(heading),
-                               heading=notation.heading_name(new))
-                    heading = new
-                    self.headings[ball] = new
-                nxt = _on(square, heading, lo, hi)
-                self.balls[ball] = nxt
-                self._emit("ball", ball=ball + 1, step=step, start=notation.square_name(square),
-                           end=notation.square_name(nxt), heading=notation.heading_name(heading))
-            for ball in range(2):
-                box = self.occupant[self.balls[ball]]
-                if box >= 0:
-                    self._kill(box, "ball", ball=ball)
-            if self._ended(ndead):
-                return
+    def run_step(self):
+        """One step of the deathballs' run (both balls; the last step also shrinks the board
+        and hands on the turn). Returns True while more steps are to come."""
+        if self.running:
+            self._run_one()
+            if not self.running and self.phase == PLAY:
+                self.round += 1
+                self._next_turn(-1)        # which may start the next round's run
+        return bool(self.running)
+
+    def _run_one(self):
+        """One step of both balls; after the last, the board shrinks."""
+        step = self.running
+        ndead = len(self.dead)
+        self._ball_step(step)
+        if self._ended(ndead):
+            self.running = 0
+            return
+        if step < rules.BALL_STEPS:
+            self.running = step + 1
+            return
+        self.running = 0
         self._shrink()
+
+    def _ball_step(self, step):
+        lo, hi = rules.ring_bounds(self.ring)
+        for ball in range(2):
+            square = self.balls[ball]
+            heading = self.headings[ball]
+            if _on(square, heading, lo, hi) < 0:
+                face, forced = self.dice.roll()
+                template, new = rules.bounce(face, square, self.ring, heading)
+                self._emit("bounce", ball=ball + 1, square=notation.square_name(square),
+                           template=template, face=face, forced=forced,
+                           incoming=notation.heading_name(heading),
+                           heading=notation.heading_name(new))
+                heading = new
+                self.headings[ball] = new
+            nxt = _on(square, heading, lo, hi)
+            self.balls[ball] = nxt
+            self._emit("ball", ball=ball + 1, step=step, start=notation.square_name(square),
+                       end=notation.square_name(nxt), heading=notation.heading_name(heading))
+        for ball in range(2):
+            box = self.occupant[self.balls[ball]]
+            if box >= 0:
+                self._kill(box, "ball", ball=ball)
 
     def _shrink(self):
         while self.ring < rules.ring_after(len(self.dead)):

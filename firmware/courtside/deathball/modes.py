@@ -127,7 +127,8 @@ class RefereeMode(Stage):
     def start(self, ctx):
         if self.dice is None:
             self.dice = Dice(ctx.rng)
-        self.game = engine.Game(ctx.players, self.dice)
+        self.game = engine.Game(ctx.players, self.dice, stepwise=True)
+        self.run_tick = ctx.now  # when the round whose deathballs are running ended
         self.shown = Shown()
         self.shown.order = list(self.game.order)
         self.pending = None      # first arrow of a half-entered move
@@ -154,6 +155,7 @@ class RefereeMode(Stage):
     # -- inputs ------------------------------------------------------------------------
 
     def main(self, ctx, stamp):
+        self._finish_run(ctx)
         g = self.game
         if self.queue or self.roll is not None:
             self._skip(ctx)
@@ -165,6 +167,7 @@ class RefereeMode(Stage):
             self.start(ctx)
 
     def press(self, ctx, player, button, stamp):
+        self._finish_run(ctx)
         self._enter(ctx, player, button)
 
     def _refuse(self, ctx, player, why, arrows=None):
@@ -229,8 +232,28 @@ class RefereeMode(Stage):
         for kind, fields in self.game.drain():
             ctx.emit(kind, **fields)
             self.queue.append((kind, fields))
+        if self.game.running:
+            self.run_tick = ctx.now
         self.until = None
         self._advance(ctx, ctx.now)
+
+    def _run_step(self, ctx):
+        """One step of the deathballs' run, computed in this pass: its events go out with
+        the time the round ended (when the run was decided) and join the matrix's queue.
+        A pass does one step, never the whole run (docs/firmware.md#per-pass-budget)."""
+        idle = not self.queue and self.roll is None and self.until is None
+        self.game.run_step()
+        for kind, fields in self.game.drain():
+            ctx.emit_at(self.run_tick, kind, **fields)
+            self.queue.append((kind, fields))
+        if idle and self.queue:
+            self._advance(ctx, ctx.now)
+
+    def _finish_run(self, ctx):
+        """An input while the run is still being computed: finish it first, so the input
+        meets the game as the run leaves it."""
+        while self.game.running:
+            self._run_step(ctx)
 
     def _skip(self, ctx):
         """ROLL during the run: show the end of it now."""
@@ -293,6 +316,10 @@ class RefereeMode(Stage):
         return None
 
     def poll(self, ctx, now):
+        if self.game.running:
+            self._run_step(ctx)
+            if self.game.running:
+                return 0            # the next step in the very next pass
         if self.roll is not None:
             stage, face, wait = self.roll.at(now)
             ball = self.bounce["ball"] - 1
@@ -362,6 +389,7 @@ class RefereeMode(Stage):
     # -- laptop commands ---------------------------------------------------------------
 
     def command(self, ctx, words):
+        self._finish_run(ctx)
         verb = words[0]
         if verb in ("dice", "roll", "state", "position"):
             return getattr(self, "_cmd_" + verb)(ctx, words)
@@ -390,7 +418,7 @@ class RefereeMode(Stage):
             notation.parse(text)
         except (ValueError, IndexError) as e:
             return "bad position: %s" % e
-        fresh = engine.Game(ctx.players, self.dice)
+        fresh = engine.Game(ctx.players, self.dice, stepwise=True)
         why = fresh.load(text)
         if why is not None:
             return why
