@@ -2,6 +2,7 @@
 simulator, on CPython and on the MicroPython unix port."""
 
 import asyncio
+import io
 import json
 import subprocess
 from pathlib import Path
@@ -11,7 +12,7 @@ from courtside import bringup, pinmap, power, tones
 from courtside.clock import wrap
 from courtside.ring import Ring
 from courtside_sim.board import SimBoard
-from courtside_sim.script import from_lines
+from courtside_sim.script import Script
 
 PINS = pinmap.load(str(ROOT / "hardware" / "pinmap.json"))
 TWO = pinmap.load(str(ROOT / "hardware" / "variants" / "two_boxes.json"))
@@ -188,6 +189,11 @@ def test_runs_across_the_tick_wrap():
     assert result["done"] and result["missing"] == []
 
 
+def script_of(lines, pins):
+    data = "\n".join(lines).encode()
+    return Script(lambda: io.BytesIO(data), pins)
+
+
 def _sim_script(pins, start_s):
     names = {0: "THROW", 1: "DODGE", 2: "CATCH", 3: "PASS"}
     lines = []
@@ -202,7 +208,7 @@ def _sim_script(pins, start_s):
 
 def test_runs_on_the_simulated_hardware_layer():
     out = []
-    sim = SimBoard(PINS, script=from_lines(_sim_script(PINS, 3), PINS), out=out.append)
+    sim = SimBoard(PINS, script=script_of(_sim_script(PINS, 3), PINS), out=out.append)
     result = asyncio.run(bringup.run(sim, **FAST))
     assert result == {"missing": [], "stuck": [], "done": True}
     assert out[-1] == "bring-up done: all 17 buttons work"
@@ -214,10 +220,12 @@ import json, sys
 import asyncio
 from courtside import bringup, pinmap
 from courtside_sim.board import SimBoard
-from courtside_sim.script import from_lines
+import io
+from courtside_sim.script import Script
 pins = pinmap.load(sys.argv[1])
+data = sys.stdin.read().encode()
 out = []
-sim = SimBoard(pins, script=from_lines(sys.stdin.read().splitlines(), pins), out=out.append)
+sim = SimBoard(pins, script=Script(lambda: io.BytesIO(data), pins), out=out.append)
 result = asyncio.run(bringup.run(sim, pixel_ms=1, fill_ms=5, led_ms=5, buttons_s=3))
 print(json.dumps({"result": result, "lines": out}))
 """

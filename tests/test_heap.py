@@ -1,10 +1,11 @@
 """The whole firmware loop runs from compiled .mpy files, as deployed, in a small heap.
 
 The MicroPython unix port here is a 64-bit build: object headers and pointers are twice
-the size of a Pico's, so these heaps are larger than the board needs. The smallest heaps
-measured (in steps of 4 KiB) were 88 KiB for Dodge Ball and 140 KiB for a refereed
-Deathball game; the tests run with a little room above those, so a change that makes the
-firmware much hungrier fails here.
+the size of a Pico's, so these heaps are larger than the board needs. The loop is the
+core driven by the simulator in virtual time, as ``courtside_sim.headless`` runs it. The
+smallest heaps measured (in steps of 4 KiB) are 92 KiB for Dodge Ball and 132 KiB for a
+refereed Deathball game (the referee's modules load one a pass in its lobby); the tests
+run at 96 and 152 KiB, so a change that makes the firmware much hungrier fails here.
 """
 
 import os

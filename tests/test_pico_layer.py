@@ -116,8 +116,8 @@ def test_the_core_reports_unsent_lines_once_they_flow_again():
     from courtside import driver
     from courtside.core import Core
     from courtside.fair import Fair, seeded
+    from courtside_host.replay import Items
     from courtside_sim.board import SimBoard
-    from courtside_sim.script import Items
 
     class Lossy(SimBoard):
         def __init__(self, pins):

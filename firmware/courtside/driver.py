@@ -5,7 +5,8 @@ laptop's lines, steps the core and applies its effects (``courtside.effects``) t
 hardware layer (``courtside.hw``). Nothing here decides anything; a replay or a test can
 drive the core without it.
 
-    asyncio.run(run(core, hw))
+    asyncio.run(run(core, hw))        # a board, or the simulator in real time
+    run_virtual(core, board)          # the simulator in virtual time
 """
 
 from courtside import events
@@ -32,18 +33,34 @@ def apply(effects, hw, t=0):
     del effects[:]
 
 
+def one_pass(core, hw, lines):
+    """Gather the laptop's lines, step the core, apply its effects; returns the ms the core
+    may sleep. ``lines`` is a list the caller keeps, so a pass allocates none."""
+    line = hw.read_line()
+    while line is not None:
+        lines.append(line)
+        line = hw.read_line()
+    now = hw.ticks_us()
+    wait_ms = core.step(now, hw.ring, lines, hw.unsent)
+    if lines:
+        del lines[:]
+    apply(core.effects, hw, core.timeline.elapsed())
+    hw.service(now)
+    return wait_ms
+
+
 async def run(core, hw):
     """Step ``core`` on ``hw`` until the hardware layer says stop."""
     lines = []
     wait_ms = 0
     while await hw.wait(wait_ms):
-        line = hw.read_line()
-        while line is not None:
-            lines.append(line)
-            line = hw.read_line()
-        now = hw.ticks_us()
-        wait_ms = core.step(now, hw.ring, lines, hw.unsent)
-        if lines:
-            del lines[:]
-        apply(core.effects, hw, core.timeline.elapsed())
-        hw.service(now)
+        wait_ms = one_pass(core, hw, lines)
+
+
+def run_virtual(core, board):
+    """The same loop without an event loop, for a board in virtual time (the headless
+    simulator, a replay): nothing there waits for real, so no asyncio is needed."""
+    lines = []
+    wait_ms = 0
+    while board.advance(wait_ms):
+        wait_ms = one_pass(core, board, lines)

@@ -19,6 +19,9 @@ class Lobby(Stage):
 
     def __init__(self, game):
         self.game = game   # the mode that starts when the lobby is done
+        # The referee's modules, loaded one a pass while its lobby waits for players:
+        # loading all at once from a board's filesystem is the longest pass there is.
+        self.preload = None if game == "dodgeball" else []
         if game != "dodgeball":
             self.buttons = ARROWS  # the lobby of a Deathball game
 
@@ -37,6 +40,21 @@ class Lobby(Stage):
         ctx.led(box, True)
         ctx.tone("join")
         ctx.show(display.lobby(players))
+
+    def poll(self, ctx, now):
+        preload = self.preload
+        if preload is None:
+            return None
+        import gc
+        gc.collect()                # so the module's code packs into the heap, not around garbage
+        if not preload:
+            from courtside import deathball
+            preload.extend(deathball.MODULES.split())
+        __import__("courtside.deathball." + preload.pop(0))
+        if not preload:
+            self.preload = None
+            return None
+        return 0
 
     def main(self, ctx, stamp):
         if len(ctx.players) < MIN_PLAYERS:

@@ -13,8 +13,8 @@ same 2**30 tick circle, with the same pin map. It runs in one of two clocks:
 then waits at least that long, so a burst of edges can fill the ring and be reported as
 an ``overflow`` (docs/simulator.md).
 
-    board = SimBoard(pins, script=Script(...), seed=1)
-    asyncio.run(driver.run(core, board))
+    board = SimBoard(pins, script=Script(...))
+    driver.run_virtual(core, board)            # or asyncio.run(driver.run(core, board))
 
 It takes the ``courtside`` modules it needs when a board is built, not when it is
 imported, so the virtual Pico can hold it like a board's frozen modules and still run
@@ -23,11 +23,6 @@ the firmware from its own flash.
 
 import sys
 import time
-
-try:
-    import asyncio
-except ImportError:  # pragma: no cover - MicroPython builds without asyncio
-    import uasyncio as asyncio
 
 SETTLE_US = 5000000   # after the last input, the simulator runs on this long
 
@@ -68,7 +63,8 @@ class SimBoard:
         self.event = None
 
     def play(self, script):
-        """Run on ``script`` (a ``Script`` or ``Items``) in virtual time."""
+        """Run on ``script`` in virtual time: anything with ``next_time()``, ``take()`` and
+        ``last``, as ``courtside_sim.script.Script`` has."""
         self.script = script
         self.virtual = True
 
@@ -79,12 +75,20 @@ class SimBoard:
             return self._wrap(self.t0 + self.vt)
         return self._wrap(_monotonic_us())
 
-    async def wait(self, ms):
+    def advance(self, ms):
+        """Virtual time: what ``wait`` is in real time, for ``driver.run_virtual``."""
         us = ms * 1000
         if us and us < self.busy_us:      # a busy loop comes back late (not at start-up)
             us = self.busy_us
+        return self._advance(us)
+
+    async def wait(self, ms):
         if self.virtual:
-            return self._advance(us)
+            return self.advance(ms)
+        import asyncio
+        us = ms * 1000
+        if us and us < self.busy_us:
+            us = self.busy_us
         if self.event is None:
             self.event = asyncio.Event()
         if self.busy_us:

@@ -94,16 +94,12 @@ def run_script(script_path, seed=1, t0=0, pins_path=None, changes=(), out=None, 
 def run(board, settings=None, seed=1, rng=None):
     """Run the core on ``board`` until its script is done and has settled; ``rng``
     replaces the seeded draws (a replay follows a log's own draws)."""
-    try:
-        import asyncio
-    except ImportError:
-        import uasyncio as asyncio
     from courtside import driver
     from courtside.core import Core
     from courtside.fair import Fair, seeded
     core = Core(board.pins, settings, rng or Fair(seeded(seed)), now=board.ticks_us(),
                 levels=board.levels(), capture=board.capture.name)
-    asyncio.run(driver.run(core, board))
+    driver.run_virtual(core, board)
     return core
 
 

@@ -22,7 +22,7 @@ BUTTON_NAMES = {"THROW": 0, "DODGE": 1, "CATCH": 2, "PASS": 3,
 TAP_US = 80000
 MAX_T = 8 * 3600 * 1000000   # eight hours of play, in us
 LINE_MAX = 4096              # bytes in one script line
-_CHUNK = 512
+_CHUNK = 128
 
 
 class ScriptError(ValueError):
@@ -183,26 +183,3 @@ class Script:
         item = self._next
         self._advance()
         return item
-
-
-def from_lines(lines, pins):
-    """A ``Script`` of lines already in memory (tests, the keyboard's own scripts)."""
-    import io
-    data = "\n".join(lines).encode()
-    return Script(lambda: io.BytesIO(data), pins)
-
-
-class Items:
-    """Inputs already in hand (a replay, a test), with the same interface as ``Script``."""
-
-    def __init__(self, items):
-        self._items = sorted(items, key=lambda i: i[0])   # stable: equal times keep order
-        self._i = 0
-        self.last = self._items[-1][0] if self._items else 0
-
-    def next_time(self):
-        return self._items[self._i][0] if self._i < len(self._items) else None
-
-    def take(self):
-        self._i += 1
-        return self._items[self._i - 1]

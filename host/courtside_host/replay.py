@@ -109,6 +109,23 @@ class Report:
         return [(s.number, u) for s in self.sessions for u in s.unrecorded]
 
 
+class Items:
+    """Inputs already in hand, with the interface of ``courtside_sim.script.Script``: what
+    the simulated board plays in virtual time."""
+
+    def __init__(self, items):
+        self._items = sorted(items, key=lambda i: i[0])   # stable: equal times keep order
+        self._i = 0
+        self.last = self._items[-1][0] if self._items else 0
+
+    def next_time(self):
+        return self._items[self._i][0] if self._i < len(self._items) else None
+
+    def take(self):
+        self._i += 1
+        return self._items[self._i - 1]
+
+
 def split(events):
     """(events before the first hello, [session events, ...])."""
     before = []
@@ -162,7 +179,6 @@ def _from_game_start(events):
 
 
 def replay_session(session, overrides):
-    from courtside_sim.script import Items
     hello = session.hello
     settings = dict(config.DEFAULTS)
     if isinstance(hello.get("settings"), dict):
@@ -199,15 +215,13 @@ def replay_session(session, overrides):
 
 
 def _run(pins, script, settings, rng, mode, out):
-    import asyncio
-
     from courtside import driver
     from courtside.core import Core
     from courtside_sim.board import SimBoard
     board = SimBoard(pins, script=script, out=out)
     core = Core(pins, settings, rng, now=board.ticks_us(), levels=board.levels(), capture="replay",
                 mode=mode)
-    asyncio.run(driver.run(core, board))
+    driver.run_virtual(core, board)
 
 
 def _event(text):

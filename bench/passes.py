@@ -1,0 +1,85 @@
+"""The cost of one pass of the main loop, pass by pass, through whole games.
+
+The core runs the worked Dodge Ball round and the two refereed Deathball games
+(tests/scripts/) on the simulated board in virtual time, driven as the board's loop
+drives it; every pass is timed with the interpreter's own clock and its work counted:
+the events it wrote, the frames and the deathball steps it computed.
+
+    micropython bench/passes.py        # the unix port
+    python bench/passes.py             # CPython, for comparison
+
+Prints, per script: passes, the median and slowest pass, the slowest pass's work, and
+the most events and ball steps in any one pass. The budget (docs/firmware.md) is one
+frame and one step of the deathballs' run per pass, whatever the game does.
+"""
+
+import sys
+
+sys.path.insert(0, (__file__.rsplit("/", 1)[0] if "/" in __file__ else ".") + "/../firmware")
+
+import time  # noqa: E402
+
+from courtside import pins as pin_map  # noqa: E402
+from courtside.core import Core  # noqa: E402
+from courtside.effects import EVENT, FRAME  # noqa: E402
+from courtside.fair import Fair, seeded  # noqa: E402
+from courtside_sim.board import SimBoard  # noqa: E402
+from courtside_sim.script import Script  # noqa: E402
+
+ROOT = (__file__.rsplit("/", 1)[0] if "/" in __file__ else ".") + "/.."
+SCRIPTS = ("dodgeball_round", "deathball_game", "deathball_shrink")
+
+
+def _clock():
+    if hasattr(time, "ticks_us"):
+        return time.ticks_us, time.ticks_diff
+    return (lambda: time.perf_counter_ns() // 1000), (lambda a, b: a - b)
+
+
+def run(name, pins):
+    now_us, since = _clock()
+    path = ROOT + "/tests/scripts/%s.jsonl" % name
+    board = SimBoard(pins, script=Script(lambda: open(path, "rb"), pins), out=lambda text: None)
+    core = Core(pins, None, Fair(seeded(1)), now=board.ticks_us(), levels=board.levels())
+    lines = []
+    wait = 0
+    costs = []
+    most_events = most_balls = 0
+    slowest = (0, 0, 0)
+    while board._advance(wait * 1000 if wait else 0):   # the virtual clock, as board.wait does
+        line = board.read_line()
+        while line is not None:
+            lines.append(line)
+            line = board.read_line()
+        start = now_us()
+        wait = core.step(board.ticks_us(), board.ring, lines)
+        cost = since(now_us(), start)
+        del lines[:]
+        events = frames = balls = 0
+        for effect in core.effects:
+            if effect[0] == EVENT:
+                events += 1
+                balls += effect[1] == "ball"
+            elif effect[0] == FRAME:
+                frames += 1
+        del core.effects[:]
+        costs.append(cost)
+        most_events = max(most_events, events)
+        most_balls = max(most_balls, balls)
+        if cost > slowest[0]:
+            slowest = (cost, events, frames)
+    costs.sort()
+    print("  %-17s %5d passes: median %4d us, slowest %5d us (%d events, %d frames); "
+          "most in one pass: %d events, %d ball steps"
+          % (name, len(costs), costs[len(costs) // 2], slowest[0], slowest[1], slowest[2],
+             most_events, most_balls))
+
+
+def main():
+    pins = pin_map.load(ROOT + "/hardware/pinmap.json")
+    print("main-loop passes (%s)" % sys.implementation.name)
+    for name in SCRIPTS:
+        run(name, pins)
+
+
+main()
