@@ -20,10 +20,11 @@ other settings (``overrides``) the contests whose verdict would differ are liste
     report.identical, report.differences, report.differing()
 """
 
-from courtside import events as stream
 from courtside import settings as config
 from courtside.fair import Fair, seeded
 from courtside.pins import ARROWS, BUTTONS, Pins
+
+from courtside_host.board import event
 
 JUDGING = ("tie_us", "contest_ms", "answer_ms")
 NOT_COMPARED = ("overflow", "unsent")
@@ -203,7 +204,7 @@ def replay_session(session, overrides):
         lines = ["join %d" % p for p in start.get("players", ())] + ["start"]
         items[:0] = [(start["t"], "cmd", line, None) for line in lines]
     _run(pins, Items(items), settings, rng, core_mode, out.append)
-    session.replayed = [e for e in map(_event, out) if e is not None]
+    session.replayed = [e for e in map(event, out) if e is not None]
     if hello.get("from_start"):
         starts = [i for i, e in enumerate(session.replayed) if e["ev"] == "start"]
         session.replayed = [hello] + session.replayed[starts[0]:] if starts else [hello]
@@ -222,16 +223,6 @@ def _run(pins, script, settings, rng, mode, out):
     core = Core(pins, settings, rng, now=board.ticks_us(), levels=board.levels(), capture="replay",
                 mode=mode)
     driver.run_virtual(core, board)
-
-
-def _event(text):
-    parsed = stream.parse(text)
-    if parsed is None:
-        return None
-    kind, t, fields = parsed
-    fields["ev"] = kind
-    fields["t"] = t
-    return fields
 
 
 def pins_for(boxes):

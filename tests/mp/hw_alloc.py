@@ -3,7 +3,6 @@
 # Zero claims run under micropython.heap_lock() (any allocation raises MemoryError);
 # the others are measured with gc.mem_alloc() around the call, collection off.
 # argv: the firmware folder.
-import gc
 import json
 import sys
 from array import array
@@ -16,6 +15,7 @@ from courtside.hw import chain, native
 from courtside.hw.lines import Receiver, Sender
 from courtside.piostamp import Drain, Stamper
 from courtside.ring import Ring
+from measure import allocated  # noqa: E402
 
 figures = {}
 
@@ -33,12 +33,7 @@ def locked(name, fn):
 
 
 def measured(name, fn):
-    gc.collect()
-    gc.disable()
-    before = gc.mem_alloc()
-    fn()
-    figures[name] = gc.mem_alloc() - before
-    gc.enable()
+    figures[name] = allocated(fn)
 
 
 # A frame: brightness, power cap, chain order, on the brightest frame there is.

@@ -12,9 +12,8 @@ import time
 import micropython
 
 sys.path.insert(0, sys.argv[1])
-
-
 import board_standins  # noqa: E402
+from measure import allocated  # noqa: E402
 
 board_standins.install()
 DMA = board_standins.DMA
@@ -33,12 +32,7 @@ now = [0]
 
 
 def measure(name, fn):
-    gc.collect()
-    gc.disable()
-    before = gc.mem_alloc()
-    fn()
-    figures[name] = gc.mem_alloc() - before
-    gc.enable()
+    figures[name] = allocated(fn)
 
 
 def idle_passes():
