@@ -2,9 +2,10 @@
 
 Plays whole games (automatic players picking any legal move, fair seeded die) with the
 firmware's engine under both interpreters and prints games per second side by side
-(median of several runs), then referees a whole game through RefereeMode on the unix port
-in a Pico-sized heap and prints the heap it holds, the most it allocates between
-collections (``gc.mem_alloc``) and the longest a single press took to handle.
+(median of several runs), then referees whole games through the core on the unix port in
+a Pico-sized heap, its presses going through the capture ring and the debouncer as on a
+board, and prints the heap the game holds, the most it allocates between collections
+(``gc.mem_alloc``) and the slowest single pass of the loop.
 
     python bench/deathball_speed.py [--games 300] [--runs 5]
 """
@@ -57,75 +58,89 @@ print(%(games)d, ticks_diff(ticks_ms(), t0) / 1000)
 HEAP = """
 import gc, sys, time
 sys.path.insert(0, %(firmware)r)
+from courtside import pins as pin_map
+from courtside.clock import add
+from courtside.core import Core
+from courtside.fair import Fair, seeded
+from courtside.ring import Ring
 gc.collect()
 base = gc.mem_alloc()
-from courtside.fair import Fair, seeded
-from courtside.deathball.modes import RefereeMode
 from courtside.deathball import engine
-from courtside import clock
+from courtside.deathball import modes  # noqa: F401
 gc.collect()
 code = gc.mem_alloc() - base
 
-class App:
-    def __init__(self):
-        self.players = [0, 1, 2, 3]
-        self.rng = Fair(seeded(%(seed)d))
-        self.now = 0
-    def emit(self, kind, **fields):
-        pass
-    def show(self, frame):
-        pass
-    def led(self, box, on):
-        pass
-    def tone(self, name):
-        pass
-    def ticks(self):
-        return self.now
-
-app = App()
-mode = RefereeMode(app)
-gc.collect()
-start = gc.mem_alloc()
+# The whole core, stepped as the board's loop steps it: presses are snapshots in the ring.
+pins = pin_map.load(%(pinmap)r)
+ring = Ring(256)
+now = [0]
+core = Core(pins, None, Fair(seeded(%(seed)d)), now=0, levels=pins.button_mask, mode="referee")
 peak = 0
-held = 0
-mode.start()
-mode.main(0)
+slowest = 0
+
+def step(lines=()):
+    global peak, slowest
+    t0 = time.ticks_us()
+    wait = core.step(now[0], ring, lines)
+    slowest = max(slowest, time.ticks_diff(time.ticks_us(), t0))
+    del core.effects[:]
+    peak = max(peak, gc.mem_alloc() - start)
+    return wait
+
+def edge(bid, closed):
+    bit = 1 << pins.button_gpio[bid]
+    ring.put(now[0], pins.button_mask & ~bit if closed else pins.button_mask)
+    step()
+
+def wait_ms(ms):
+    while ms > 0:
+        w = max(1, min(step(), ms))
+        now[0] = add(now[0], w * 1000)
+        ms -= w
+
+def press(box, button):
+    edge(4 * box + button, True)
+    wait_ms(30)
+    edge(4 * box + button, False)
+    wait_ms(30)
 
 def settle():
-    global peak
-    for _ in range(2000):
-        wait = mode.poll(app.now)
-        peak = max(peak, gc.mem_alloc() - start)
-        if wait is None or not (mode.queue or mode.roll is not None or mode.until is not None):
+    stage = core.stage
+    for _ in range(5000):
+        wait = step()
+        if not (stage.queue or stage.roll is not None or stage.until is not None or stage.game.running):
             return
-        app.now = clock.add(app.now, max(1, wait) * 1000)
+        now[0] = add(now[0], max(1, wait) * 1000)
 
+gc.collect()
+start = gc.mem_alloc()
+step(["join 1", "join 2", "join 3", "join 4", "start"])
+wait_ms(500)                   # the lobby has loaded the referee's modules
+edge(pins.main_id, True); wait_ms(30); edge(pins.main_id, False)   # ROLL: initiative
 settle()
 moves = 0
 games = 0
-slowest = 0
+held = 0
 pick = Fair(seeded(%(seed)d + 5))
+slowest = 0                    # from here on: passes of play
 while moves < 200:
-    g = mode.game
+    g = core.stage.game
     while g.phase == engine.SETUP:
-        mode.press(g.turn, 0, app.now)
+        press(g.turn, 0)
     while g.phase == engine.PLAY:
         legal = g.legal_moves(g.turn)
         a, b = legal[pick.below(len(legal))]
         box = g.turn
-        mode.press(box, a, app.now)
-        t0 = time.ticks_us()
-        mode.press(box, b, app.now)  # the whole move, the deathballs' run, the next turn's check
-        slowest = max(slowest, time.ticks_diff(time.ticks_us(), t0))
-        peak = max(peak, gc.mem_alloc() - start)
+        press(box, a)
+        press(box, b)          # the move; at a round's end the run goes on pass by pass
         settle()
         gc.collect()
         held = max(held, gc.mem_alloc() - start)
         moves += 1
     games += 1
-    mode.main(app.now)   # ROLL after the end: a new game
-    mode.main(app.now)   # ROLL: initiative
-    settle()
+    for _ in range(2):         # ROLL after the end: a new game; ROLL: its initiative
+        edge(pins.main_id, True); wait_ms(30); edge(pins.main_id, False)
+        settle()
 print(code, held, peak, "%%d/%%d" %% (moves, games), slowest)
 """
 
@@ -158,15 +173,17 @@ def main():
           % (args.games, args.runs))
     print("  CPython %s        %8.0f games/s" % (sys.version.split()[0], cp))
     print("  MicroPython unix port %8.0f games/s   (%.2fx CPython)" % (mp, mp / cp))
-    code, held, peak, moves, slowest = run(mpy, HEAP % {"firmware": FIRMWARE, "seed": args.seed},
-                                  ("-X", "heapsize=" + args.heap))
+    heap = HEAP % {"firmware": FIRMWARE, "seed": args.seed,
+                   "pinmap": os.path.join(ROOT, "hardware", "pinmap.json")}
+    code, held, peak, moves, slowest = run(mpy, heap, ("-X", "heapsize=" + args.heap))
     print("Referee heap on the unix port (heap %s, 64-bit: a Pico's 32-bit objects are smaller)"
           % args.heap)
     print("  deathball modules imported   %6d bytes" % int(code))
     print("  game held between moves      %6d bytes (most after gc.collect; moves/games %s)"
           % (int(held), moves))
     print("  most allocated between collections %6d bytes" % int(peak))
-    print("  slowest second arrow (move, deathballs' run, next turn) %d us" % int(slowest))
+    print("  slowest pass of the loop in play (a move, one step of the run, a frame) %d us"
+          % int(slowest))
 
 
 if __name__ == "__main__":

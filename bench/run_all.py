@@ -22,6 +22,7 @@ RUNS = [
     ("heap over 100,000 presses (MicroPython unix port)", [MICROPYTHON, "heap.py", "100000"]),
     ("main-loop latency (MicroPython unix port)", [MICROPYTHON, "latency.py", "300"]),
     ("main-loop latency (CPython)", [PY, "latency.py", "300"]),
+    ("main-loop passes through whole games (MicroPython unix port)", [MICROPYTHON, "passes.py"]),
     ("Deathball engine speed and referee heap", [PY, "deathball_speed.py"]),
     ("deploy speed against the virtual Pico", [PY, "deploy_speed.py"]),
 ]
