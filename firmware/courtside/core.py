@@ -14,7 +14,7 @@ the effects it finds in ``core.effects`` (``courtside.effects``), then empties t
 do allocates nothing.
 """
 
-from courtside import VERSION, display, events, lights, power
+from courtside import VERSION, display, events, lights, power, text
 from courtside import settings as config
 from courtside.arbiter import NAMES
 from courtside.clock import Timeline, add
@@ -249,7 +249,7 @@ class Core:
         if len(line) > LINE_MAX:
             self._emit("cmd", line=line[:LINE_MAX + 1])
             return self._error("command longer than %d characters" % LINE_MAX, line[:40] + "...")
-        words = line.split()
+        words = text.words(line)
         if not words:
             return None
         self._emit("cmd", line=line)

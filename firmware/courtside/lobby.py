@@ -6,8 +6,8 @@ lights its LED. Starting with fewer than two players is refused with a sound.
 
 from courtside import display
 from courtside.pins import ARROWS
-from courtside.settings import whole
 from courtside.stage import NEXT_MODE, Stage
+from courtside.text import whole
 
 MIN_PLAYERS = 2
 

@@ -11,6 +11,8 @@ first, so the device never calls a tie where a player could see an order. See
 docs/dodgeball.md for the figures and their sources.
 """
 
+from courtside.text import quoted, whole  # noqa: F401 - whole: the commands' number reader
+
 DEFAULTS = {
     "tie_us": 1000,        # presses from different players closer than this are a tie
     "contest_ms": 1500,    # presses within this of a contest's first press belong to it
@@ -36,26 +38,10 @@ LIMITS = {
 CHOICES = {"capture": ("irq", "pio")}
 
 
-def whole(text, most=9):
-    """The whole number ``text`` spells in at most ``most`` ASCII digits (an optional ``-``
-    first), or None; nine digits keep it a small int on a 32-bit board.
-
-    Stricter than ``int``: CPython's ``int`` also reads other scripts' digits and
-    surrounding spaces, MicroPython's does not, and a command must mean the same on both.
-    """
-    digits = text[1:] if text[:1] == "-" else text
-    if not digits or len(digits) > most:
-        return None
-    for ch in digits:
-        if not "0" <= ch <= "9":
-            return None
-    return int(text)
-
-
 def check(name, value):
     """The value, converted; raises ValueError saying what is wrong."""
     if name not in DEFAULTS:
-        raise ValueError("unknown setting %r (settings: %s)" % (name, " ".join(sorted(DEFAULTS))))
+        raise ValueError("unknown setting %s (settings: %s)" % (quoted(name), " ".join(sorted(DEFAULTS))))
     if name in CHOICES:
         if value not in CHOICES[name]:
             raise ValueError("%s must be one of %s" % (name, "/".join(CHOICES[name])))
@@ -63,7 +49,7 @@ def check(name, value):
     if isinstance(value, str):
         number = whole(value)
         if number is None:
-            raise ValueError("%s must be a whole number, not %r" % (name, value))
+            raise ValueError("%s must be a whole number, not %s" % (name, quoted(value)))
         value = number
     if type(value) is not int:
         raise ValueError("%s must be a whole number" % name)
@@ -89,7 +75,7 @@ def parse(words):
     for word in words:
         name, eq, value = word.partition("=")
         if not eq or not name or not value:
-            raise ValueError("expected name=value, got %r" % word)
+            raise ValueError("expected name=value, got %s" % quoted(word))
         if name in changes:
             raise ValueError("%s given twice" % name)
         changes[name] = value
@@ -98,14 +84,27 @@ def parse(words):
     return changes
 
 
+FILE_MAX = 1024   # bytes: the saved settings take about 200
+
+
 def load(path):
-    """Saved settings over the defaults; a missing file gives the defaults."""
+    """Saved settings over the defaults; a missing file gives the defaults. A file that
+    cannot be settings (too big, not UTF-8, not JSON, nested too deep, a bad value) raises
+    ValueError saying which, having read no more than ``FILE_MAX`` bytes of it."""
     import json
     try:
-        with open(path) as f:
-            saved = json.load(f)
+        with open(path, "rb") as f:
+            raw = f.read(FILE_MAX + 1)
     except OSError:
         return dict(DEFAULTS)
+    if len(raw) > FILE_MAX:
+        raise ValueError("%s is longer than %d bytes" % (path, FILE_MAX))
+    try:
+        saved = json.loads(raw.decode())
+    except UnicodeError:
+        raise ValueError("%s is not UTF-8 text" % path) from None
+    except (ValueError, RuntimeError, MemoryError):   # RuntimeError: nested too deep
+        raise ValueError("%s is not JSON" % path) from None
     if not isinstance(saved, dict):
         raise ValueError("%s must hold a JSON object" % path)
     return merged(DEFAULTS, saved)

@@ -74,23 +74,25 @@ async def stdin_lines(board):
 
 
 async def _line(board, line):
-    words = line.split()
-    if words and words[0] == "sim":
-        problem = await _sim_press(board, words[1:])
+    from courtside import text
+    line = text.strip(line)
+    parts = text.words(line)
+    if parts and parts[0] == "sim":
+        problem = await _sim_press(board, parts[1:])
         if problem:
             from courtside import events
-            board.write_line(events.line("error", 0, {"msg": problem, "line": line.strip()}))
+            board.write_line(events.line("error", 0, {"msg": problem, "line": line}))
         return
-    board.feed_line(line.strip())
+    board.feed_line(line)
 
 
 async def _sim_press(board, words):
     if len(words) not in (2, 3):
         return "sim needs: sim BOX BUTTON [down|up|tap]"
-    from courtside.settings import whole
+    from courtside.text import upper, whole
     p = whole(words[0])
     try:
-        button = button_id(p, words[1].upper(), board.pins, "sim")
+        button = button_id(p, upper(words[1]), board.pins, "sim")
     except ScriptError as e:
         return str(e)[5:]
     edge = words[2] if len(words) == 3 else "tap"

@@ -27,7 +27,7 @@ def default_pins():
 
 
 def main(argv, out=None):
-    from courtside.settings import whole
+    from courtside.text import whole
     opts = {"--seed": "1", "--t0": "0", "--pins": None, "--busy-ms": "0"}
     changes = []
     script_path = None

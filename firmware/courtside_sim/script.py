@@ -42,7 +42,7 @@ def button_id(p, b, pins, where="script line"):
 
 def _decode(number, raw):
     try:
-        return bytes(raw).decode().strip()
+        return bytes(raw).decode().strip(" \t\r\n")  # noqa: B005 - ASCII blanks only
     except UnicodeError:
         raise ScriptError("script line %d: not UTF-8 text" % number) from None
 

@@ -16,8 +16,8 @@ from courtside.deathball import engine, notation, rules, view
 from courtside.deathball.die import Dice, Roll
 from courtside.deathball.track import Shown
 from courtside.pins import ARROWS
-from courtside.settings import whole
 from courtside.stage import Stage
+from courtside.text import whole
 
 _BLINK_MS = const(350)
 _BARS_MS = const(2500)

@@ -16,6 +16,8 @@ Players are numbered 1..4 as on the boxes (box 1 is box index 0 in the firmware)
     text = "1@c1 2@d3 3@x 4@f1 *b8n *g8n r1 t2"
 """
 
+from courtside.text import words
+
 COLUMNS = "abcdefgh"
 HEADINGS = {(0, 1): "n", (1, 1): "ne", (1, 0): "e", (1, -1): "se",
             (0, -1): "s", (-1, -1): "sw", (-1, 0): "w", (-1, 1): "nw"}
@@ -66,7 +68,7 @@ def parse(text):
     ring = 0
     turn = None
     rnd = 1
-    for token in text.split():
+    for token in words(text):
         if "@" in token:
             box, at = token.split("@")
             box = _number(box, token) - 1

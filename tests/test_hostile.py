@@ -1,0 +1,125 @@
+"""Whatever bytes a laptop sends, the board and the simulator read them alike and carry
+on: random byte lines, commands built from tricky pieces (other scripts' digits, spaces
+that are not ASCII, control characters, bytes that are not UTF-8), each through the
+firmware's own reader and command handling on CPython and on the MicroPython unix port;
+the two streams must be equal byte for byte, and every line must get its answer."""
+
+import subprocess
+import sys
+
+from conftest import FIRMWARE, ROOT
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+RUN = """
+import sys, binascii
+sys.path.insert(0, %(firmware)r)
+from courtside import events, pins as pin_map
+from courtside.core import Core
+from courtside.fair import Fair, seeded
+from courtside_sim.console import LineReader, text_of
+pins = pin_map.load(%(pins)r)
+core = Core(pins, None, Fair(seeded(1)), now=0, levels=pins.button_mask)
+core.step(0, None, [])
+del core.effects[:]
+reader = LineReader()
+got = []
+now = 0
+for hexline in sys.stdin:
+    reader.feed(binascii.unhexlify(hexline.strip()) + b"\\n", got)
+    now += 1000
+    core.step(now, None, got)
+    for e in core.effects:
+        if e[0] == 0:
+            sys.stdout.write(events.line(e[1], e[2], e[3]) + "\\n")
+    del core.effects[:]
+    del got[:]
+    sys.stdout.write("--\\n")
+"""
+
+PIECES = [b"set", b"get", b"ping", b"help", b"mode", b"referee", b"die", b"dodgeball", b"join", b"start",
+          b"new", b"save", b"tie_us=", b"sound=", b"brightness=", b"800", b"-1", b"0", b"\xd9\xa1\xd9\xa2",
+          b"\xc2\xa0", b"\xe2\x80\x83", b"\t", b" ", b"  ", b"\x02", b"\x1b", b"\x08", b"\x7f", b"\xff",
+          b"\xc3", b"\xe9", b"\xc3\xa9", b"\xf0\x9f\x8e\xb2", b"=", b"dice", b"3", b"position", b"1@d4",
+          b"\x00", b"help me", b"tie_us=1000", b"\\u00e9", b'"', b"\\"]
+LINES = st.one_of(st.binary(max_size=60).map(lambda b: b.replace(b"\n", b"").replace(b"\r", b"")),
+                  st.lists(st.sampled_from(PIECES), max_size=8).map(b"".join))
+
+
+def run(exe, lines):
+    code = RUN % {"firmware": str(FIRMWARE), "pins": str(ROOT / "hardware" / "pinmap.json")}
+    out = subprocess.run([exe, "-c", code], input="".join(line.hex() + "\n" for line in lines),
+                         capture_output=True, text=True, timeout=120, check=False)
+    assert out.returncode == 0, out.stderr[-2000:]
+    return out.stdout
+
+
+@settings(max_examples=3, deadline=None)
+@given(st.lists(LINES, min_size=150, max_size=150))
+def test_any_bytes_give_the_same_stream_on_both_runtimes(micropython, lines):
+    here = run(sys.executable, lines)
+    there = run(micropython, lines)
+    assert there == here
+    answers = here.split("--\n")[:-1]
+    assert len(answers) == len(lines)
+    for line, answer in zip(lines, answers):
+        kinds = [a.split('"')[3] for a in answer.splitlines()]
+        if kinds:                  # a line with words is echoed, then answered
+            assert kinds[0] == "cmd" and len(kinds) >= 2, (line, answer)
+        assert answer.isascii()
+
+
+SETTINGS = """
+import sys
+sys.path.insert(0, %(firmware)r)
+from courtside import settings
+for path in sys.argv[1:]:
+    try:
+        got = settings.load(path)
+        print("ok", got["tie_us"])
+    except ValueError as e:
+        print("refused", str(e).replace(path, "FILE"))
+"""
+
+
+def test_saved_settings_that_cannot_be_settings_are_refused_with_a_reason(micropython, tmp_path):
+    cases = {
+        "big": b'{"tie_us": 800, "pad": "' + b"x" * 300_000 + b'"}',
+        "deep": b"[" * 20_000 + b"]" * 20_000,
+        "latin1": b'{"tie_us": 800, "name": "caf\xe9"}',
+        "list": b"[1, 2]",
+        "bad value": b'{"tie_us": -5}',
+        "good": b'{"tie_us": 800}',
+    }
+    paths = []
+    for name, data in cases.items():
+        path = tmp_path / (name.replace(" ", "_") + ".json")
+        path.write_bytes(data)
+        paths.append(str(path))
+    paths.append(str(tmp_path / "missing.json"))
+    code = SETTINGS % {"firmware": str(FIRMWARE)}
+    results = {}
+    for exe in (sys.executable, micropython):
+        run = subprocess.run([exe, "-c", code, *paths], capture_output=True, text=True, timeout=60,
+                             check=False)
+        assert run.returncode == 0, run.stderr[-2000:]
+        results[exe] = run.stdout.splitlines()
+    assert results[sys.executable] == results[micropython]
+    got = dict(zip([*cases, "missing"], results[sys.executable]))
+    assert got["big"] == "refused FILE is longer than 1024 bytes"
+    assert got["deep"] == "refused FILE is longer than 1024 bytes"
+    assert got["latin1"] == "refused FILE is not UTF-8 text"
+    assert got["list"] == "refused FILE must hold a JSON object"
+    assert got["bad value"].startswith("refused tie_us must be between")
+    assert got["good"] == "ok 800" and got["missing"] == "ok 1000"
+
+
+def test_deeply_nested_settings_under_the_size_limit_are_not_json(micropython, tmp_path):
+    path = tmp_path / "deep.json"
+    path.write_bytes(b"[" * 500 + b"]" * 500)
+    code = SETTINGS % {"firmware": str(FIRMWARE)}
+    for exe in (sys.executable, micropython):
+        run = subprocess.run([exe, "-c", code, str(path)], capture_output=True, text=True, timeout=60,
+                             check=False)
+        assert run.returncode == 0 and run.stdout.strip() in (
+            "refused FILE is not JSON", "refused FILE must hold a JSON object"), run.stdout + run.stderr
