@@ -18,7 +18,7 @@ layer, so the unix port and CPython run them on pipes and fakes.
     rx = Receiver(sys.stdin.buffer, readable)
     tx = Sender(sys.stdout.buffer, writable)
     line = rx.read_line()        # a str, or None
-    tx.write_line('{"ev":"x"}')  # queued; False (and counted) if it does not fit
+    tx.write_line(events.line("pong", t, fields))   # queued; False (counted) if it does not fit
     tx.pass_begin(); tx.flush()  # once a pass: sends what the byte budget allows
 """
 
