@@ -19,6 +19,11 @@ class _Uname(tuple):
     version = property(lambda self: self[3])
     machine = property(lambda self: self[4])
 
+    def __repr__(self):
+        return "(sysname=%r, nodename=%r, release=%r, version=%r, machine=%r)" % tuple(self)
+
+    __str__ = __repr__
+
 
 def uname():
     import sys

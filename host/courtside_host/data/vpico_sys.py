@@ -7,15 +7,19 @@ are empty, as on a board; ``stdin``, ``stdout`` and ``stderr`` are the serial po
 without a Pico's hardware.
 """
 
+import sys as _sys
 from sys import *  # noqa: F403 - the unix port's sys, to be completed below
 
 import vpico_port
 
 __name__ = "sys"
+path = _sys.path          # the interpreter's own list (not copied by the * import)
+ps1 = _sys.ps1
+ps2 = _sys.ps2
 argv = []
 executable = ""
 stdin = vpico_port.stdin
 stdout = vpico_port.stdout
 stderr = vpico_port.stderr
 print_exception = vpico_port.print_exception
-del vpico_port
+del vpico_port, _sys
