@@ -47,3 +47,5 @@ class RTC:
         wanted = time.mktime((when[0], when[1], when[2], when[4], when[5], when[6], 0, 0))
         _offset[0] = wanted - time.time()
         return None
+
+del __file__               # a Pico's modules are built in, not files of the host

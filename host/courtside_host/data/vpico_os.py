@@ -36,3 +36,5 @@ def uname():
 
 def sync():
     pass
+
+del __file__               # a Pico's modules are built in, not files of the host

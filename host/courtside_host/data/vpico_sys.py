@@ -23,3 +23,5 @@ stdout = vpico_port.stdout
 stderr = vpico_port.stderr
 print_exception = vpico_port.print_exception
 del vpico_port, _sys
+
+del __file__               # a Pico's modules are built in, not files of the host

@@ -7,3 +7,5 @@ no such thing, so a program on the virtual Pico is not given it.
 from vfs import VfsFat, VfsLfs1, VfsLfs2, mount, umount  # noqa: F401 - the module's contents
 
 __name__ = "vfs"
+
+del __file__               # a Pico's modules are built in, not files of the host
