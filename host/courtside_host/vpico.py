@@ -39,6 +39,14 @@ RESET_RAW = 40          # exit codes of the board script (see data/vpico_repl.py
 RESET_FRIENDLY = 41
 OUT_MAX = 1 << 20       # output kept for a slow reader before the oldest is dropped
 HEAP = "192k"           # about what MicroPython leaves free on an RP2040 (objects here are 64-bit)
+BOARD_SHARE = 20 * 1024  # heap the board's own modules take, added so that programs get HEAP
+
+
+def heap_bytes(size):
+    """``"192k"``, ``"1m"`` or ``"200000"`` in bytes."""
+    text = str(size).strip().lower()
+    scale = {"k": 1024, "m": 1024 * 1024}.get(text[-1:], 1)
+    return int(text.rstrip("km")) * scale
 
 
 # The unix port ships as a CPython extension (micropython_run) behind a small script; it is
@@ -178,7 +186,7 @@ class VirtualPico:
     # the interpreter ----------------------------------------------------------------------
 
     def _spawn(self, start):
-        heap = ["-X", "heapsize=" + self.heap] if self.heap else []
+        heap = ["-X", "heapsize=%d" % (heap_bytes(self.heap) + BOARD_SHARE)] if self.heap else []
         fence = [str(self.flash)] if self.how == "launch" else []
         self.child = subprocess.Popen(
             [*_IGNORE_INTERRUPTS, *self.micropython, *fence, *heap, BOARD_SCRIPT.name,
