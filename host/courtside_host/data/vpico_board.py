@@ -35,7 +35,7 @@ os.chdir("/")
 sys.argv[:] = []
 sys.path[:] = ["", ".frozen", "/lib"]
 builtins.print = vpico_port.print
-builtins.__repl_print__ = vpico_port.repl_print
+builtins.__repl_print__ = vpico_port.repl_print  # type: ignore[attr-defined]
 for _name, _module in (("sys", vpico_sys), ("os", vpico_os), ("vfs", vpico_vfs),
                        ("machine", vpico_machine)):
     sys.modules[_name] = _module

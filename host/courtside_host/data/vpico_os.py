@@ -5,11 +5,13 @@ Pico has none of them, so a program on the virtual Pico is not given them. Paths
 the flash only (``vpico_flash``); ``uname()`` says what is answering.
 """
 
-from os import chdir, getcwd, ilistdir, listdir, mkdir, remove, rename, rmdir, sep, stat, statvfs, urandom  # noqa: F401
+import os as _os
+from os import chdir, getcwd, listdir, mkdir, remove, rename, rmdir, sep, stat, statvfs, urandom  # noqa: F401
 
 from vpico_vfs import VfsFat, VfsLfs1, VfsLfs2, mount, umount  # noqa: F401
 
 __name__ = "os"
+ilistdir = _os.ilistdir  # type: ignore[attr-defined]  # MicroPython's own
 
 
 class _Uname(tuple):
@@ -37,4 +39,4 @@ def uname():
 def sync():
     pass
 
-del __file__               # a Pico's modules are built in, not files of the host
+del _os, __file__               # a Pico's modules are built in, not files of the host

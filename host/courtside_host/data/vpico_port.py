@@ -24,7 +24,7 @@ _POLLIN = 1
 _notes = sys.stderr          # the unix port's own stderr goes to the supervisor only
 _out = sys.stdout.buffer
 _in = sys.stdin.buffer
-_real_print_exception = sys.print_exception
+_real_print_exception = sys.print_exception  # type: ignore[attr-defined]
 _poll = select.poll()
 _poll.register(sys.stdin, select.POLLIN)
 _chunk = bytearray(256)
