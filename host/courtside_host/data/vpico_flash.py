@@ -41,6 +41,7 @@ class Flash:
         self._host = vfs.VfsPosix(folder)
         self._host.chdir("/")
         self._cwd = "/"
+        self._links = {}      # folder: (its mtime, the names of the links in it)
 
     def __repr__(self):
         return "<VfsLfs2>"
@@ -77,13 +78,18 @@ class Flash:
         return here or "/"
 
     def _is_link(self, folder, name):
+        """Whether ``name`` in ``folder`` is a link. A folder's links are listed once and
+        listed again when the folder changes (a program here cannot make links; only the
+        laptop's user can, in the folder itself)."""
         try:
-            for entry in self._host.ilistdir(_host(folder)):
-                if entry[0] == name:
-                    return entry[1] == _LINK
+            changed = self._host.stat(_host(folder))[8]
+            known = self._links.get(folder)
+            if known is None or known[0] != changed:
+                links = [e[0] for e in self._host.ilistdir(_host(folder)) if e[1] == _LINK]
+                known = self._links[folder] = (changed, links)
         except OSError:
-            pass            # a missing folder: the operation itself says so
-        return False
+            return False    # a missing folder: the operation itself says so
+        return name in known[1]
 
     def _not_root(self, path):
         inside = self._inside(path)
