@@ -72,6 +72,54 @@ def test_reading_a_host_file_is_refused_by_every_path(world, link):
     untouched(top, outside)
 
 
+def test_a_thousand_random_paths_never_reach_outside(tmp_path):
+    import random
+
+    from mpremote.transport_serial import SerialTransport
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "secret.txt").write_text(SECRET)
+    flash = tmp_path / "flash"
+    flash.mkdir()
+    (flash / "to_outside").symlink_to(outside, target_is_directory=True)
+    parts = ["..", ".", "", "outside", "secret.txt", "to_outside", "flash", "new"] + \
+        str(outside).strip("/").split("/")
+    rng = random.Random(11)
+    paths = [("/" if rng.random() < 0.5 else "")
+             + "/".join(rng.choice(parts) for _ in range(rng.randint(1, 9))) for _ in range(1000)]
+    with VirtualPico(flash) as pico:
+        link = SerialTransport(pico.port, baudrate=115200)
+        try:
+            link.enter_raw_repl(soft_reset=False)
+            link.exec("import os\n"
+                      "def _reads(p):\n"
+                      "    hits = 0\n"
+                      "    for act in (lambda: open(p).read() == %r, lambda: 'secret.txt' in os.listdir(p),\n"
+                      "                lambda: os.stat(p)[6] == %d):\n"
+                      "        try:\n"
+                      "            hits += act()\n"
+                      "        except OSError:\n"
+                      "            pass\n"
+                      "    return hits\n"
+                      "def _writes(p):\n"
+                      "    try:\n"
+                      "        open(p, 'a').close()\n"
+                      "    except OSError:\n"
+                      "        pass\n" % (SECRET, len(SECRET)))
+            found = []
+            for i in range(0, len(paths), 100):       # in batches, for the board's small heap
+                found += link.eval("[p for p in %r if _reads(p)]" % paths[i:i + 100])
+            assert found == []
+            for i in range(0, len(paths), 100):
+                link.exec("for p in %r:\n    _writes(p)" % paths[i:i + 100])
+        finally:
+            link.close()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["flash", "outside"]
+    assert sorted(p.name for p in outside.iterdir()) == ["secret.txt"]
+    assert (outside / "secret.txt").read_text() == SECRET
+    assert len(list(flash.iterdir())) > 1                  # what the writes made, they made inside
+
+
 def test_dot_dot_stops_at_the_root_as_on_a_board(world, link):
     assert link.eval("os.listdir('/..')") == link.eval("os.listdir('/')")
     assert link.eval("sorted(os.listdir('/../..'))") == ["mine.txt"]
