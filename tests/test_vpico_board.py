@@ -48,6 +48,17 @@ def test_text_output_ends_lines_with_cr_lf_and_bytes_go_as_they_are(link):
     assert (out, err) == (b"a\r\nb\r\nc\r\nd\n", b"")
 
 
+def test_input_help_and_the_streams_are_a_boards(link):
+    link.exec_raw_no_follow("x = input('name? ')\nprint('hello', x)")
+    link.serial.write(b"Bob\r")
+    assert link.follow(5) == (b"name? Bob\r\nhello Bob\r\n", b"")
+    out, err = raw_output(link, "help()")
+    assert out.startswith(b"Welcome to MicroPython!\r\n") and b"\r\n\r\n" in out and b"\n\n" not in out
+    out, err = raw_output(link, "import sys\nsys.stdout.flush()\n"
+                                "print(sys.stdin, sys.stdout, sys.stderr.buffer)")
+    assert out == b"<io.TextIOWrapper 0> <io.TextIOWrapper 1> <io.FileIO 2>\r\n"
+
+
 def test_stderr_reaches_the_port(link):
     out, err = raw_output(link, "import sys\nsys.stderr.write('to stderr\\n')\n"
                                 "print('also', file=sys.stderr)")

@@ -7,7 +7,7 @@ runs, the interpreter is made into a board:
 - the folder FLASH becomes the whole filesystem (``vpico_flash``): no path leads out;
 - ``sys``, ``os``, ``vfs`` and ``machine`` are a Pico's (``vpico_sys``, ``vpico_os``,
   ``vpico_vfs``, ``vpico_machine``), with the serial port as stdin, stdout and stderr
-  (``vpico_port``), and ``print`` writing to it as a board's does;
+  (``vpico_port``), and ``print``, ``input`` and ``help`` using it as a board's do;
 - then ``vpico_repl`` boots: at START ``power`` or ``friendly`` it runs ``boot.py`` and
   ``main.py`` and offers the friendly REPL, at ``raw`` (a soft reset from the raw REPL)
   ``boot.py`` and the raw REPL.
@@ -36,6 +36,8 @@ sys.argv[:] = []
 sys.path[:] = ["", ".frozen", "/lib"]
 builtins.print = vpico_port.print
 builtins.__repl_print__ = vpico_port.repl_print  # type: ignore[attr-defined]
+builtins.help = vpico_port.help
+builtins.input = vpico_repl.board_input
 for _name, _module in (("sys", vpico_sys), ("os", vpico_os), ("vfs", vpico_vfs),
                        ("machine", vpico_machine)):
     sys.modules[_name] = _module

@@ -115,6 +115,9 @@ class _BytesIn(io.IOBase):
     def fileno(self):
         return 0
 
+    def __repr__(self):
+        return "<io.FileIO 0>"
+
 
 class _TextIn(_BytesIn):
     def __init__(self):
@@ -125,6 +128,9 @@ class _TextIn(_BytesIn):
 
     def readline(self):
         return _BytesIn.readline(self).decode()
+
+    def __repr__(self):
+        return "<io.TextIOWrapper 0>"
 
 
 def _part(data, where):
@@ -145,10 +151,17 @@ class _BytesOut(io.IOBase):
     def ioctl(self, request, arg):
         return arg if request == _POLL else -1
 
+    def flush(self):
+        pass
+
+    def __repr__(self):
+        return "<io.FileIO %d>" % self._fd
+
 
 class _TextOut(_BytesOut):
     def __init__(self, fd):
         self.buffer = _BytesOut()
+        self.buffer._fd = fd
         self._fd = fd
 
     def write(self, text, *where):
@@ -159,6 +172,9 @@ class _TextOut(_BytesOut):
     def fileno(self):
         return self._fd
 
+    def __repr__(self):
+        return "<io.TextIOWrapper %d>" % self._fd
+
 
 stdin = _TextIn()
 stdout = _TextOut(1)
@@ -168,6 +184,38 @@ stderr = _TextOut(2)
 def print(*args, sep=" ", end="\n", file=None):  # noqa: A001 - it is the board's print
     text = (" " if sep is None else sep).join([str(a) for a in args])
     (stdout if file is None else file).write(text + ("\n" if end is None else end))
+
+
+_HELP = """Welcome to MicroPython!
+
+For online docs please visit http://docs.micropython.org/
+
+Control commands:
+  CTRL-A        -- on a blank line, enter raw REPL mode
+  CTRL-B        -- on a blank line, enter normal REPL mode
+  CTRL-C        -- interrupt a running program
+  CTRL-D        -- on a blank line, exit or do a soft reset
+  CTRL-E        -- on a blank line, enter paste mode
+
+For further help on a specific object, type help(obj)
+For a list of available modules, type help('modules')
+"""
+
+
+def help(what=None):  # noqa: A001 - it is the board's help
+    """``help()`` as a board answers it, through the port (the unix port's own help()
+    prints past it)."""
+    if what is None:
+        stdout.write(_HELP)
+        return
+    if isinstance(what, str) and what == "modules":
+        import sys
+        stdout.write("  ".join(sorted(sys.modules)) + "\n")
+        return
+    stdout.write("object %r is of type %s\n" % (what, type(what).__name__))
+    for name in sorted(dir(what)):
+        if not name.startswith("__"):
+            stdout.write("  %s -- %r\n" % (name, getattr(what, name)))
 
 
 def repl_print(value):

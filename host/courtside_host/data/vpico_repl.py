@@ -206,7 +206,7 @@ class Board:
     def friendly(self):
         banner()
         while True:
-            c, line = self.read_line(">>> ", "")
+            c, line = read_line(">>> ", "")
             if c == 1:
                 port.send("\r\n")
                 return "raw"
@@ -234,7 +234,7 @@ class Board:
         """Continuation lines until the statement is complete; None if cancelled."""
         while continues(source):
             source += "\n"
-            c, line = self.read_line("... ", indent_for(source))
+            c, line = read_line("... ", indent_for(source))
             if c == 3:
                 port.send("\r\n")
                 return None
@@ -257,37 +257,49 @@ class Board:
             text.append(c)
             port.send("\r\n=== " if c == 13 else bytes((c,)))
 
-    def read_line(self, prompt, start):
-        """One line with echo, as a board's readline edits it: (control, text). control is
-        the Ctrl-A/B/C/D/E that ended an empty line (Ctrl-C also ends a non-empty one),
-        or None when Enter ended it."""
-        port.send(prompt + start)
-        line = bytearray(start.encode())
-        while True:
-            c = getc()
-            if 1 <= c <= 5 and len(line) == len(start) and (c != 4 or not start):
-                return c, ""
-            if c == 3:
-                return 3, ""
-            if c == 13:
-                port.send("\r\n")
-                return None, line.decode()
-            if c == 27:                                   # an escape sequence: ignored
-                self.skip_escape()
-            elif c in (8, 127):
-                if line:
-                    n = 4 if line.count(b" ") == len(line) and len(line) % 4 == 0 else 1
-                    del line[-n:]
-                    port.send("\b" * n + "\x1b[K")
-            elif c >= 32:
-                line.append(c)
-                port.send(bytes((c,)))
 
-    def skip_escape(self):
+def read_line(prompt, start=""):
+    """One line with echo, as a board's readline edits it: (control, text). control is
+    the Ctrl-A/B/C/D/E that ended an empty line (Ctrl-C also ends a non-empty one), or
+    None when Enter ended it; ``start`` is the auto-indent already on the line."""
+    port.send(prompt + start)
+    line = bytearray(start.encode())
+    while True:
         c = getc()
-        if c in (91, 79):                                 # CSI or SS3: up to a final byte
-            while not 64 <= getc() <= 126:
-                pass
+        if 1 <= c <= 5 and len(line) == len(start) and (c != 4 or not start):
+            return c, ""
+        if c == 3:
+            return 3, ""
+        if c == 13:
+            port.send("\r\n")
+            return None, line.decode()
+        if c == 27:                                   # an escape sequence: ignored
+            skip_escape()
+        elif c in (8, 127):
+            if line:
+                n = 4 if line.count(b" ") == len(line) and len(line) % 4 == 0 else 1
+                del line[-n:]
+                port.send("\b" * n + "\x1b[K")
+        elif c >= 32:
+            line.append(c)
+            port.send(bytes((c,)))
+
+
+def skip_escape():
+    c = getc()
+    if c in (91, 79):                                 # CSI or SS3: up to a final byte
+        while not 64 <= getc() <= 126:
+            pass
+
+
+def board_input(prompt=""):
+    """``input()`` as on a board: the line editor on the serial port."""
+    c, line = read_line(prompt)
+    if c == 3:
+        raise KeyboardInterrupt
+    if c == 4:
+        raise EOFError
+    return line
 
 
 def main(namespace, start):
