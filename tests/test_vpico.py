@@ -156,6 +156,7 @@ def test_vpico_command_serves_until_interrupted(tmp_path):
     try:
         first = proc.stdout.readline()
         assert "virtual Pico on /dev/pts/" in first and link.is_symlink()
+        assert "paths are confined to the flash folder" in proc.stdout.readline()
         out = mpremote_at(str(link), "exec", "print(6 * 7)")
         assert out.stdout.strip() == "42"
     finally:

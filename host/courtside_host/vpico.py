@@ -406,9 +406,16 @@ def add_arguments(parser):
 def run(args):
     pico = VirtualPico(args.flash, link=args.link, run_main=not args.no_main, trace=sys.stderr,
                        heap=args.heap)
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))     # stop cleanly, link removed
     pico.start()
     print("virtual Pico on %s%s, flash %s (Ctrl-C to stop)"
           % (pico.port, " (%s)" % args.link if args.link else "", pico.flash), flush=True)
+    end = time.monotonic() + 2
+    while pico.fence is None and pico.how == "launch" and time.monotonic() < end:
+        time.sleep(0.01)
+    print("paths are confined to the flash folder%s" % (
+        ", and the kernel fences the interpreter in (Landlock)" if pico.fence == "landlock" else
+        " by the board's own modules (no kernel fence here)"), flush=True)
     try:
         while True:
             time.sleep(3600)
