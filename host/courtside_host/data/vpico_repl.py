@@ -14,6 +14,8 @@ supervisor for a fresh one. Notes to the supervisor say when a program runs (Ctr
 then an interrupt) and when the REPL waits (Ctrl-C is then a character, in its place).
 """
 
+import gc
+
 import micropython
 import vpico_port as port
 
@@ -98,12 +100,17 @@ class Board:
 
     def run(self, source, name, mode):
         """Run a program as a board does; None, the exception it ended with, or _EXIT."""
+        try:
+            code = compile(source, name, mode)
+        except Exception as e:  # noqa: BLE001 - SyntaxError, MemoryError: reported as a board does
+            return e
+        gc.collect()          # what the REPL itself left is not the program's to live with
         port.tell("run")
         micropython.kbd_intr(3)
         try:
             if mode == "exec":
                 self.namespace["__file__"] = name
-            exec(compile(source, name, mode), self.namespace)
+            exec(code, self.namespace)
         except SystemExit:
             return _EXIT
         except KeyboardInterrupt as e:
