@@ -8,9 +8,9 @@ runs, the interpreter is made into a board:
 - ``sys``, ``os``, ``vfs`` and ``machine`` are a Pico's (``vpico_sys``, ``vpico_os``,
   ``vpico_vfs``, ``vpico_machine``), with the serial port as stdin, stdout and stderr
   (``vpico_port``), and ``print``, ``input`` and ``help`` using it as a board's do;
-- then ``vpico_repl`` boots: at START ``power`` or ``friendly`` it runs ``boot.py`` and
-  ``main.py`` and offers the friendly REPL, at ``raw`` (a soft reset from the raw REPL)
-  ``boot.py`` and the raw REPL.
+- then ``vpico_repl`` boots (lines edited by ``vpico_readline``): at START ``power`` or
+  ``friendly`` it runs ``boot.py`` and ``main.py`` and offers the friendly REPL, at
+  ``raw`` (a soft reset from the raw REPL) ``boot.py`` and the raw REPL.
 
 Programs run in this script's own module, ``__main__``, emptied first.
 """
@@ -24,6 +24,7 @@ import vpico_flash
 import vpico_machine
 import vpico_os
 import vpico_port
+import vpico_readline
 import vpico_repl
 import vpico_sys
 import vpico_vfs
@@ -37,11 +38,11 @@ sys.path[:] = ["", ".frozen", "/lib"]
 builtins.print = vpico_port.print
 builtins.__repl_print__ = vpico_port.repl_print  # type: ignore[attr-defined]
 builtins.help = vpico_port.help
-builtins.input = vpico_repl.board_input
+builtins.input = vpico_readline.board_input
 for _name, _module in (("sys", vpico_sys), ("os", vpico_os), ("vfs", vpico_vfs),
                        ("machine", vpico_machine)):
     sys.modules[_name] = _module
-for _name in ("vpico_flash", "vpico_machine", "vpico_os", "vpico_port", "vpico_repl",
-              "vpico_sys", "vpico_vfs"):
+for _name in ("vpico_flash", "vpico_machine", "vpico_os", "vpico_port", "vpico_readline",
+              "vpico_repl", "vpico_sys", "vpico_vfs"):
     sys.modules.pop(_name, None)
 vpico_repl.main(globals(), _start)
