@@ -84,7 +84,7 @@ def read_line(prompt, start=""):
         elif c in (8, 127):
             if line:
                 n = 4 if line.count(b" ") == len(line) and len(line) % 4 == 0 else 1
-                del line[-n:]
+                line = line[:-n]
                 port.send("\b" * n + "\x1b[K")
         elif c >= 32:
             line.append(c)
