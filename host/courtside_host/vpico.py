@@ -406,7 +406,10 @@ def add_arguments(parser):
 def run(args):
     pico = VirtualPico(args.flash, link=args.link, run_main=not args.no_main, trace=sys.stderr,
                        heap=args.heap)
-    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))     # stop cleanly, link removed
+    # Stop cleanly (link removed) on Ctrl-C, even when started with interrupts ignored (as
+    # a shell starts background jobs), and on SIGTERM.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
     pico.start()
     print("virtual Pico on %s%s, flash %s (Ctrl-C to stop)"
           % (pico.port, " (%s)" % args.link if args.link else "", pico.flash), flush=True)
