@@ -132,8 +132,10 @@ def test_power_up_runs_main_then_offers_the_friendly_repl(tmp_path):
 
 
 def test_heap_is_the_size_of_a_picos(pico):
-    out = mpremote(pico, "exec", "import gc; gc.collect(); print(gc.mem_free() + gc.mem_alloc())")
-    assert 150 * 1024 <= int(out.stdout) <= 200 * 1024
+    # What a program finds free after a soft reset: about what a Pico leaves (192 KiB),
+    # the board's own modules not counted.
+    out = mpremote(pico, "exec", "import gc; gc.collect(); print(gc.mem_free())")
+    assert 180 * 1024 <= int(out.stdout) <= 200 * 1024
 
 
 def test_mpremote_mount_with_a_ctrl_c_byte_in_its_data(pico, tmp_path):
@@ -154,6 +156,7 @@ def test_vpico_command_serves_until_interrupted(tmp_path):
     try:
         first = proc.stdout.readline()
         assert "virtual Pico on /dev/pts/" in first and link.is_symlink()
+        assert "paths are confined to the flash folder" in proc.stdout.readline()
         out = mpremote_at(str(link), "exec", "print(6 * 7)")
         assert out.stdout.strip() == "42"
     finally:

@@ -8,10 +8,12 @@ folder as the board's flash. Inside runs the real MicroPython interpreter (unix 
 as a board does; this side only carries bytes and plays the parts a board's USB stack and
 reset circuit play:
 
-- Ctrl-C from the laptop becomes an interrupt (SIGINT), as a board turns it into
-  KeyboardInterrupt whatever is running;
-- a soft reset (Ctrl-D) ends the interpreter, and a fresh one is started on the same
-  port and flash, so nothing survives that would not survive on a board;
+- Ctrl-C from the laptop, while a program runs, becomes an interrupt (SIGINT) and empties
+  what the board had not yet read, as a Pico's USB stack does; while the REPL waits it is
+  an ordinary byte, in its place (the board tells which in notes on its stderr);
+- a soft reset (Ctrl-D, ``sys.exit()``) ends the interpreter, and a fresh one is started
+  on the same port and flash, so nothing survives that would not survive on a board;
+  ``machine.reset()`` and ``reset()`` here are the reset button;
 - while no program has the port open, output is dropped, as a Pico drops USB output
   when no host is listening.
 
@@ -33,40 +35,40 @@ import tty
 from pathlib import Path
 
 BOARD_SCRIPT = Path(__file__).with_name("data") / "vpico_board.py"
-# The simulated board's own code, which a real board would have in its ROM: mounted
-# read-only inside the virtual Pico, never part of its flash or of a deploy.
+# The folder holding the simulated board's own code (courtside_sim), which the virtual
+# Pico loads before its flash is mounted, as a board holds frozen modules: never a file on
+# its flash, never part of a deploy.
 ROM = Path(__file__).resolve().parents[2] / "firmware"
-RESET_RAW = 40          # exit codes of the board script (see data/vpico_board.py)
+RESET_RAW = 40          # exit codes of the board script (see data/vpico_repl.py)
 RESET_FRIENDLY = 41
 OUT_MAX = 1 << 20       # output kept for a slow reader before the oldest is dropped
 HEAP = "192k"           # about what MicroPython leaves free on an RP2040 (objects here are 64-bit)
+BOARD_SHARE = 46 * 1024  # heap the board's own modules take (the simulated board too), added to HEAP
 
 
-# The unix port ships as a CPython extension (micropython_run) behind a small script; the
-# interpreter starts three to four times faster when that script's site set-up is skipped,
-# which matters because every soft reset starts a fresh one.
-# On Linux it also asks to be ended with the process that started it, so a laptop-side
-# crash never leaves an interpreter behind.
-_LAUNCH = ("import sys, os\n"
-           "try:\n"
-           "    import ctypes; ctypes.CDLL(None).prctl(1, 9)  # PR_SET_PDEATHSIG, SIGKILL\n"
-           "except Exception:\n"
-           "    pass\n"
-           "if os.getppid() == 1:\n"
-           "    sys.exit(0)\n"
-           "sys.path.insert(0, sys.argv[1])\n"
-           "from micropython_run import run_main\n"
-           "sys.exit(run_main(['micropython'] + sys.argv[2:]))\n")
+def heap_bytes(size):
+    """``"192k"``, ``"1m"`` or ``"200000"`` in bytes."""
+    text = str(size).strip().lower()
+    scale = {"k": 1024, "m": 1024 * 1024}.get(text[-1:], 1)
+    return int(text.rstrip("km")) * scale
+
+
+# The unix port ships as a CPython extension (micropython_run) behind a small script; it is
+# started through data/vpico_launch.py, which skips CPython's site set-up (three to four
+# times faster: every soft reset starts a fresh interpreter) and fences the interpreter in
+# the flash folder where the kernel can.
+LAUNCH = Path(__file__).with_name("data") / "vpico_launch.py"
 
 
 def micropython_command():
-    """How to start the unix-port interpreter: directly through its extension module when
-    it is installed beside this Python, else the ``micropython`` program."""
+    """How to start the unix-port interpreter: ``("launch", [python, launcher, modules])``
+    when its extension module is installed beside this Python, else ``("binary",
+    [micropython])``."""
     import importlib.util
     spec = importlib.util.find_spec("micropython_run")
     if spec is not None and spec.origin:
-        return [sys.executable, "-S", "-E", "-c", _LAUNCH, os.path.dirname(spec.origin)]
-    return [micropython_binary()]
+        return "launch", [sys.executable, "-S", "-E", str(LAUNCH), os.path.dirname(spec.origin)]
+    return "binary", [micropython_binary()]
 
 
 def micropython_binary():
@@ -108,14 +110,16 @@ class VirtualPico:
         self.flash.mkdir(parents=True, exist_ok=True)
         self.link = Path(link) if link else None
         self.run_main = run_main
-        self.micropython = [micropython] if micropython else micropython_command()
+        self.how, self.micropython = ("binary", [micropython]) if micropython else micropython_command()
         self.env = dict(os.environ if env is None else env)
         self.env.pop("MICROPYPATH", None)
-        self.trace = trace            # a file to copy the board's stderr to (debugging)
+        self.env["VPICO_ROM"] = str(ROM)     # read by data/vpico_launch.py and vpico_board.py
+        self.trace = trace            # a file to copy the board's notes to (debugging)
         self.heap = heap              # the interpreter's heap, e.g. "192k" (None: the port's own)
         self.port = None
-        self.boots = 0                # interpreters started (power-up plus soft resets)
+        self.boots = 0                # interpreters started (power-up plus resets)
         self.crashes = 0              # unexpected ends of the interpreter in a row
+        self.fence = None             # "landlock" when the kernel fences the interpreter in
         self.child = None
         self._master = None
         self._in_r = self._in_w = None
@@ -124,9 +128,10 @@ class VirtualPico:
         self._stopping = False
         self._out = bytearray()
         self._to_child = bytearray()
-        self._ready = False
+        self._held = bytearray()      # from the laptop while the board is starting
+        self._state = None            # "run": a program runs; "idle": the REPL waits
         self._reset_request = None
-        self._interrupt_due = False
+        self._power_due = False
         self._leaving = None
         self._err = b""
 
@@ -186,15 +191,18 @@ class VirtualPico:
     # the interpreter ----------------------------------------------------------------------
 
     def _spawn(self, start):
+        heap = ["-X", "heapsize=%d" % (heap_bytes(self.heap) + BOARD_SHARE)] if self.heap else []
+        fence = [str(self.flash)] if self.how == "launch" else []
         self.child = subprocess.Popen(
-            [*_IGNORE_INTERRUPTS, *self.micropython, *(["-X", "heapsize=" + self.heap] if self.heap else []),
-             BOARD_SCRIPT.name, str(self.flash), start, str(ROM)],
+            [*_IGNORE_INTERRUPTS, *self.micropython, *fence, *heap, BOARD_SCRIPT.name,
+             str(self.flash), start],
             cwd=BOARD_SCRIPT.parent, stdin=self._in_r, stdout=subprocess.PIPE,
             stderr=subprocess.PIPE, env=self.env, close_fds=True)
         os.set_blocking(self.child.stdout.fileno(), False)
         os.set_blocking(self.child.stderr.fileno(), False)
-        self._ready = False         # until the board script can take an interrupt
+        self._state = None          # until the board says whether a program runs
         self._leaving = None        # the reset the board script announced, if any
+        self._power_due = False
         self._err = b""
         self.boots += 1
 
@@ -208,23 +216,47 @@ class VirtualPico:
                 if f:
                     f.close()
 
-    def _interrupt(self):
-        """Ctrl-C arrived: an interrupt, unless the board has switched that off."""
-        if not self._ready:
-            self._interrupt_due = True   # delivered as soon as the board can take it
-            return
-        self._interrupt_due = False
+    def _power_cycle(self, start):
+        """A hard reset: the interpreter goes, and with it all the board had not read."""
+        self._kill()
+        self._drain()
+        self._to_child.clear()
+        self._held.clear()
+        self._spawn(start)
+
+    def _drain(self):
+        """Empty the board's receive pipe of what it has not read."""
+        with contextlib.suppress(OSError):
+            while os.read(self._in_r, 65536):
+                pass
+
+    def _ctrl_c(self):
+        """Ctrl-C from the laptop. While a program runs it is an interrupt, as on a board:
+        what was sent before it and not yet read is dropped (a Pico empties its receive
+        buffer), then KeyboardInterrupt. While the REPL waits, or a program has switched
+        interrupts off (``micropython.kbd_intr(-1)``, as ``mpremote mount`` does), it is
+        an ordinary byte, in its place."""
         child = self.child
-        if child is None or child.poll() is not None:
-            return
-        if not _catches_interrupts(child.pid):
-            # micropython.kbd_intr(-1) (as mpremote's mount protocol does): on a board
-            # Ctrl-C is then an ordinary byte of data, so it is passed on as one.
+        if self._state == "run" and child is not None and child.poll() is None \
+                and _catches_interrupts(child.pid):
+            self._to_child.clear()
+            self._drain()
+            with contextlib.suppress(ProcessLookupError):
+                child.send_signal(signal.SIGINT)
+        else:
             self._to_child += b"\x03"
-            self._feed_child()
+
+    def _take(self, data):
+        """Bytes from the laptop, in order, Ctrl-C included."""
+        if self._state is None:
+            self._held += data
             return
-        with contextlib.suppress(ProcessLookupError):
-            child.send_signal(signal.SIGINT)
+        parts = data.split(b"\x03")
+        for i, part in enumerate(parts):
+            self._to_child += part
+            if i < len(parts) - 1:
+                self._ctrl_c()
+        self._feed_child()
 
     def _from_board_stderr(self, child):
         try:
@@ -234,16 +266,24 @@ class VirtualPico:
         self._err += data
         while b"\n" in self._err:
             line, self._err = self._err.split(b"\n", 1)
-            if line == b"vpico: ready":
-                self._ready = True
-                if self._interrupt_due:
-                    self._interrupt()
-            elif line.startswith(b"vpico: reset "):
-                self._ready = False
-                self._leaving = int(line.split()[-1])
-            elif self.trace is not None:
-                self.trace.write(line.decode("utf-8", "replace") + "\n")
-                self.trace.flush()
+            self._note(line)
+
+    def _note(self, line):
+        if line in (b"vpico: run", b"vpico: idle"):
+            self._state = line[7:].decode()
+            if self._held:
+                held, self._held = bytes(self._held), bytearray()
+                self._take(held)
+        elif line.startswith(b"vpico: reset "):
+            self._state = None
+            self._leaving = int(line.split()[-1])
+        elif line == b"vpico: power":
+            self._power_due = True
+        elif line.startswith(b"vpico: fence "):
+            self.fence = line.split()[-1].decode()
+        elif self.trace is not None:
+            self.trace.write(line.decode("utf-8", "replace") + "\n")
+            self.trace.flush()
 
     # carrying bytes -----------------------------------------------------------------------
 
@@ -275,8 +315,7 @@ class VirtualPico:
         if self._reset_request:
             start, done = self._reset_request
             self._reset_request = None
-            self._kill()
-            self._spawn(start)
+            self._power_cycle(start)
             done.set()
             return
         hung_up = bool(ready.get(self._master, 0) & select.POLLHUP)
@@ -284,12 +323,16 @@ class VirtualPico:
             # Nobody has the port open: what the board prints is lost, as on USB.
             self._out.clear()
             time.sleep(0.005)
-        elif ready.get(self._master, 0) & select.POLLIN:
-            self._from_laptop()
         if out_fd is not None and ready.get(child.stderr.fileno(), 0) & select.POLLIN:
             self._from_board_stderr(child)
         if out_fd is not None and ready.get(out_fd, 0) & (select.POLLIN | select.POLLHUP):
             self._from_board(child, hung_up)
+        if self._power_due:
+            # machine.reset(): the reset button, whatever the program does meanwhile.
+            self._power_cycle("power")
+            return
+        if not hung_up and ready.get(self._master, 0) & select.POLLIN:
+            self._from_laptop()
         if self._to_child:
             self._feed_child()
         if self._out and not hung_up:
@@ -300,18 +343,11 @@ class VirtualPico:
             data = os.read(self._master, 4096)
         except (BlockingIOError, OSError):
             return
-        if b"\x03" in data:
-            parts = data.split(b"\x03")
-            for i, part in enumerate(parts):
-                self._to_child += part
-                self._feed_child()
-                if i < len(parts) - 1:
-                    self._interrupt()
-        else:
-            self._to_child += data
-            self._feed_child()
+        self._take(data)
 
     def _feed_child(self):
+        if not self._to_child:
+            return
         try:
             n = os.write(self._in_w, self._to_child)
         except BlockingIOError:
@@ -337,7 +373,7 @@ class VirtualPico:
         child.stderr.close()
         if code == -signal.SIGINT and self._leaving:
             code = self._leaving     # interrupted on its way out: finish the reset it began
-        if self._stopping:
+        if self._stopping or self._power_due:
             return
         if code in (RESET_RAW, RESET_FRIENDLY):
             self.crashes = 0
@@ -375,9 +411,19 @@ def add_arguments(parser):
 def run(args):
     pico = VirtualPico(args.flash, link=args.link, run_main=not args.no_main, trace=sys.stderr,
                        heap=args.heap)
+    # Stop cleanly (link removed) on Ctrl-C, even when started with interrupts ignored (as
+    # a shell starts background jobs), and on SIGTERM.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
     pico.start()
     print("virtual Pico on %s%s, flash %s (Ctrl-C to stop)"
           % (pico.port, " (%s)" % args.link if args.link else "", pico.flash), flush=True)
+    end = time.monotonic() + 2
+    while pico.fence is None and pico.how == "launch" and time.monotonic() < end:
+        time.sleep(0.01)
+    print("paths are confined to the flash folder%s" % (
+        ", and the kernel fences the interpreter in (Landlock)" if pico.fence == "landlock" else
+        " by the board's own modules (no kernel fence here)"), flush=True)
     try:
         while True:
             time.sleep(3600)

@@ -1,0 +1,27 @@
+"""The board's ``sys``: the unix port's, with a board's streams and no trace of the host.
+
+Installed as ``sys.modules["sys"]`` before any program runs. ``path`` and ``modules`` are
+the interpreter's own, so changing them works as on a board; ``argv`` and ``executable``
+are empty, as on a board; ``stdin``, ``stdout`` and ``stderr`` are the serial port
+(``vpico_port``). ``platform`` stays ``"linux"``: it is how firmware tells that it runs
+without a Pico's hardware.
+"""
+
+import sys as _sys
+from sys import *  # noqa: F403 - the unix port's sys, to be completed below
+
+import vpico_port
+
+__name__ = "sys"
+path = _sys.path          # the interpreter's own list (not copied by the * import)
+ps1 = _sys.ps1
+ps2 = _sys.ps2
+argv = []
+executable = ""
+stdin = vpico_port.stdin
+stdout = vpico_port.stdout
+stderr = vpico_port.stderr
+print_exception = vpico_port.print_exception
+del vpico_port, _sys
+
+del __file__               # a Pico's modules are built in, not files of the host
