@@ -1,8 +1,9 @@
 """Whatever bytes a laptop sends, the board and the simulator read them alike and carry
 on: random byte lines, commands built from tricky pieces (other scripts' digits, spaces
-that are not ASCII, control characters, bytes that are not UTF-8), each through the
-firmware's own reader and command handling on CPython and on the MicroPython unix port;
-the two streams must be equal byte for byte, and every line must get its answer."""
+that are not ASCII, control characters, bytes that are not UTF-8, lines of any length),
+each through the board's own line reader and the core's command handling on CPython and
+on the MicroPython unix port; the two streams must be equal byte for byte, and every line
+must get its answer."""
 
 import subprocess
 import sys
@@ -17,23 +18,40 @@ sys.path.insert(0, %(firmware)r)
 from courtside import events, pins as pin_map
 from courtside.core import Core
 from courtside.fair import Fair, seeded
-from courtside_sim.console import LineReader, text_of
+from courtside.core import LINE_MAX
+from courtside.hw.lines import Receiver
+
+
+class Port:
+    def __init__(self):
+        self.data, self.at = b"", 0
+
+    def readinto(self, buf):
+        buf[0] = self.data[self.at]
+        self.at += 1
+        return 1
+
+
 pins = pin_map.load(%(pins)r)
 core = Core(pins, None, Fair(seeded(1)), now=0, levels=pins.button_mask)
 core.step(0, None, [])
 del core.effects[:]
-reader = LineReader()
-got = []
+port = Port()
+reader = Receiver(port, lambda: port.at < len(port.data), limit=LINE_MAX, per_pass=1 << 20)
 now = 0
 for hexline in sys.stdin:
-    reader.feed(binascii.unhexlify(hexline.strip()) + b"\\n", got)
+    port.data, port.at = binascii.unhexlify(hexline.strip()) + b"\\n", 0
+    got = []
+    line = reader.read_line()
+    while line is not None:
+        got.append(line)
+        line = reader.read_line()
     now += 1000
     core.step(now, None, got)
     for e in core.effects:
         if e[0] == 0:
             sys.stdout.write(events.line(e[1], e[2], e[3]) + "\\n")
     del core.effects[:]
-    del got[:]
     sys.stdout.write("--\\n")
 """
 
@@ -43,7 +61,8 @@ PIECES = [b"set", b"get", b"ping", b"help", b"mode", b"referee", b"die", b"dodge
           b"\xc3", b"\xe9", b"\xc3\xa9", b"\xf0\x9f\x8e\xb2", b"=", b"dice", b"3", b"position", b"1@d4",
           b"\x00", b"help me", b"tie_us=1000", b"\\u00e9", b'"', b"\\"]
 LINES = st.one_of(st.binary(max_size=60).map(lambda b: b.replace(b"\n", b"").replace(b"\r", b"")),
-                  st.lists(st.sampled_from(PIECES), max_size=8).map(b"".join))
+                  st.lists(st.sampled_from(PIECES), max_size=8).map(b"".join),
+                  st.integers(150, 30_000).map(lambda n: b"set tie_us=" + b"9" * n))
 
 
 def run(exe, lines):
@@ -123,3 +142,30 @@ def test_deeply_nested_settings_under_the_size_limit_are_not_json(micropython, t
                              check=False)
         assert run.returncode == 0 and run.stdout.strip() in (
             "refused FILE is not JSON", "refused FILE must hold a JSON object"), run.stdout + run.stderr
+
+
+def test_the_virtual_pico_answers_after_a_long_line_and_bad_bytes(vpico):
+    """The firmware's reader on a board-like port (the virtual Pico): a 20 kB line, bytes
+    that are not UTF-8, control characters (not Ctrl-C: on a board that stops the program);
+    each gets its answer and ping still does."""
+    import json
+    import time
+
+    import serial
+    from courtside_host import deploy as dep
+    dep.deploy(vpico.port)
+    port = serial.Serial(vpico.port, timeout=0.2)
+    try:
+        port.reset_input_buffer()
+        port.write(b"x" * 20_000 + b"\n" + b"set tie_us=\xff\xfe\n" + b"\x02\x01\x1bping\x7f\n")
+        got, end = b"", time.monotonic() + 30
+        while got.count(b'"ev":"pong"') < 1 and time.monotonic() < end:
+            got += port.read(4096)
+    finally:
+        port.close()
+    lines = [json.loads(x) for x in got.decode().splitlines() if x.startswith("{")]
+    kinds = [e["ev"] for e in lines]
+    errors = [e for e in lines if e["ev"] == "error"]
+    assert kinds.count("cmd") == 3 and "pong" in kinds
+    assert "longer than 200" in errors[0]["msg"]
+    assert errors[1]["line"] == "set tie_us=??" and "whole number" in errors[1]["msg"]

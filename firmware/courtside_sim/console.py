@@ -2,8 +2,9 @@
 
 Each line is a laptop command for the core, or ``sim P BUTTON [EDGE]`` to press a button
 of the simulated board (P 1..4, or 0 with MAIN; EDGE down, up or tap, tap the default).
-Whatever arrives, the reader carries on: bytes that are not UTF-8, control characters,
-a line of any length (cut at ``LINE_MAX`` bytes and refused by the core as too long).
+Lines are read with the board's own reader (``courtside.hw.lines.Receiver``): a byte at a
+time while stdin has bytes, control characters dropped, other bytes above ASCII read as
+``?``, a line of any length cut so the core refuses it. Whatever arrives, it carries on.
 
     asyncio.create_task(stdin_lines(board))
 """
@@ -17,60 +18,35 @@ try:
 except ImportError:  # pragma: no cover
     import uasyncio as asyncio
 
-LINE_MAX = 400      # bytes kept of one line; the rest of it is dropped
-_CHUNK = 256
+POLL_MS = 5         # how often stdin is looked at while it is quiet
 
 
-def text_of(raw):
-    """A line of bytes as text: control characters dropped (a tab is a space), bytes that
-    are not UTF-8 replaced, the same on every runtime."""
-    out = bytearray()
-    for c in raw:
-        if c == 9:
-            out.append(32)
-        elif c >= 32 and c != 127:
-            out.append(c)
-    try:
-        return out.decode()
-    except UnicodeError:
-        return "".join(chr(c) if c < 128 else "\ufffd" for c in out)
+def _readable(stream):
+    import select
+    poll = select.poll()
+    poll.register(stream, select.POLLIN)
+
+    def ready():
+        for _ in poll.ipoll(0):
+            return True
+        return False
+    return ready
 
 
-class LineReader:
-    """Bytes in, whole lines out, with at most ``LINE_MAX`` bytes kept of any line (more
-    than the core takes, so it still refuses the line as too long)."""
-
-    def __init__(self):
-        self.buf = bytearray()
-
-    def feed(self, data, lines):
-        for c in data:
-            if c in (10, 13):
-                if self.buf:
-                    lines.append(text_of(self.buf))
-                    self.buf = bytearray()
-            elif len(self.buf) < LINE_MAX:
-                self.buf.append(c)
-
-
-async def stdin_lines(board):
-    """Feed standard input to a real-time board until it closes."""
-    reader = asyncio.StreamReader(sys.stdin)
-    lines = LineReader()
-    got = []
+async def stdin_lines(board, stream=None, ready=None):
+    """Feed standard input (or ``stream``) to a real-time board, for ever."""
+    from courtside.core import LINE_MAX
+    from courtside.hw.lines import Receiver
+    if stream is None:
+        stream = sys.stdin.buffer
+        ready = _readable(sys.stdin)
+    rx = Receiver(stream, ready, limit=LINE_MAX)
     while True:
-        try:
-            data = await reader.read(_CHUNK)
-        except (OSError, ValueError):
-            return
-        if not data:
-            return
-        if isinstance(data, str):
-            data = data.encode()
-        lines.feed(data, got)
-        for line in got:
+        line = rx.read_line()
+        while line is not None:
             await _line(board, line)
-        del got[:]
+            line = rx.read_line()
+        await asyncio.sleep(POLL_MS / 1000)
 
 
 async def _line(board, line):

@@ -29,16 +29,20 @@ _CR = const(13)
 
 
 class Receiver:
+    """Command lines from the laptop, read a byte at a time while the port has bytes, at
+    most ``per_pass`` bytes a call. Control characters are dropped, other bytes above
+    ASCII read as ``?``, and a line longer than ``limit`` is cut to ``limit + 1``
+    characters, so the core refuses it as too long (and says so), never acts on a part."""
+
     def __init__(self, stream, ready, limit=200, per_pass=128):
         self._stream = stream
         self._ready = ready
         self._one = bytearray(1)
-        self._line = bytearray(limit)
+        self._line = bytearray(limit + 1)
         self._limit = limit
         self._n = 0
-        self._long = False
         self._per_pass = per_pass
-        self.overlong = 0        # lines dropped for being longer than ``limit``
+        self.overlong = 0        # lines longer than ``limit``
 
     def read_line(self):
         one = self._one
@@ -51,21 +55,18 @@ class Receiver:
             if b == _NL or b == _CR:  # noqa: PLR1714 - a tuple of names would be built per byte
                 n = self._n
                 self._n = 0
-                if self._long:
-                    self._long = False
+                if n > self._limit and self.overlong < 0x3FFFFFFF:
                     self.overlong += 1
-                elif n:
+                if n:
                     return self._line[:n].decode()
                 continue
             if b < 32 or b == 127:
                 continue                 # control characters are not part of a command
             if b > 127:
                 b = 63                   # "?": the line stays readable ASCII
-            if self._n >= self._limit:
-                self._long = True
-                continue
-            self._line[self._n] = b
-            self._n += 1
+            if self._n <= self._limit:
+                self._line[self._n] = b
+                self._n += 1
         return None
 
 
