@@ -7,7 +7,7 @@ calls ``step`` whenever an input arrives or the time it asked for has come, and 
 the effects it finds in ``core.effects`` (``courtside.effects``), then empties the list:
 
     core = Core(pins, settings, rng, now=ticks, levels=levels, capture="irq")
-    wait_ms = core.step(ticks, ring, lines)   # the first step says hello
+    wait_ms = core.step(ticks, ring, lines)   # the first step says hello; core.idle: nothing due
     for effect in core.effects: ...           # apply, then: del core.effects[:]
 
 ``step`` returns one number, not a tuple, and reuses its lists, so a pass with nothing to
@@ -68,6 +68,7 @@ class Core:
         self.mode = mode
         self.stage = None
         self.started = False
+        self.idle = False        # after a step: nothing is due until the next input
         self._shown = bytearray(192)            # the frame on the matrix
         self._scratch = bytearray(192)
         self._out = []                          # debouncer output, reused on every pass
@@ -102,18 +103,28 @@ class Core:
             self._edges(out)
         self._long_press(now)
         soonest = _IDLE_MS
+        idle = True
         due = self.stage.poll(ctx, now)
         self._settle()
-        if due is not None and due < soonest:
-            soonest = due
+        if due is not None:
+            idle = False
+            if due < soonest:
+                soonest = due
         due = ctx.lights.run(now)
-        if due is not None and due < soonest:
-            soonest = due
+        if due is not None:
+            idle = False
+            if due < soonest:
+                soonest = due
         due = ctx.tunes.step(now)
-        if due is not None and due < soonest:
-            soonest = due
-        if self.debouncer.busy() and soonest > _BUSY_MS:
-            soonest = _BUSY_MS
+        if due is not None:
+            idle = False
+            if due < soonest:
+                soonest = due
+        if self.debouncer.busy():
+            idle = False
+            if soonest > _BUSY_MS:
+                soonest = _BUSY_MS
+        self.idle = idle and not lines
         if unsent != self.unsent:  # the laptop stopped reading for a while: say how long
             self._emit("unsent", lines=unsent - self.unsent, total=unsent)
             self.unsent = unsent

@@ -57,10 +57,17 @@ async def run(core, hw):
         wait_ms = one_pass(core, hw, lines)
 
 
+IDLE_JUMP_MS = 60000   # virtual time passed at once while nothing is due (< 2**29 us)
+
+
 def run_virtual(core, board):
     """The same loop without an event loop, for a board in virtual time (the headless
-    simulator, a replay): nothing there waits for real, so no asyncio is needed."""
+    simulator, a replay): nothing there waits for real, so no asyncio is needed. While
+    the core has nothing due, time goes straight on to the next input: the passes in
+    between would do nothing."""
     lines = []
     wait_ms = 0
     while board.advance(wait_ms):
         wait_ms = one_pass(core, board, lines)
+        if core.idle:
+            wait_ms = IDLE_JUMP_MS

@@ -108,10 +108,12 @@ class SimBoard:
         target = self.vt + us
         t = script.next_time()
         if self.busy_us:   # a slow loop: every input up to the target lands in the ring
+            took = False
             while t is not None and t <= target:
                 self._take(t)
+                took = True
                 t = script.next_time()
-            if t is None and target > script.last + SETTLE_US:
+            if t is None and target > script.last + SETTLE_US and not took:
                 return False
             self.vt = target
             return True
