@@ -17,7 +17,7 @@ from courtside.deathball.die import Dice, Roll
 from courtside.deathball.track import Shown
 from courtside.pins import ARROWS
 from courtside.settings import whole
-from courtside.stage import Stage
+from courtside.stage import NEXT_MODE, Stage
 
 _BLINK_MS = const(350)
 _BARS_MS = const(2500)
@@ -42,6 +42,7 @@ class DieMode(Stage):
 
     name = "die"
     between_games = True
+    long_press = NEXT_MODE   # no lobby to come back to: a long press goes on to the next mode
     buttons = ARROWS
 
     def __init__(self):
