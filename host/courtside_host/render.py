@@ -329,11 +329,19 @@ class Board:
         elif kind == "position":
             self._position(ev.get("text", ""))
 
-    def _position(self, text):
+    @staticmethod
+    def read(text):
+        """A position text as notation reads it (a player not yet set up, ``4@?``, left
+        out), or None when it cannot be drawn."""
         tokens = [tok for tok in text.split() if not tok.endswith("@?")]
         try:
-            pos = notation.parse(" ".join(tokens))
+            return notation.parse(" ".join(tokens))
         except ValueError:
+            return None
+
+    def _position(self, text):
+        pos = self.read(text)
+        if pos is None:
             return
         self.where = {box + 1: notation.square_name(sq) for box, sq in pos["where"].items()
                       if isinstance(sq, int) and sq >= 0}
