@@ -14,7 +14,16 @@ alike. Two things cannot be replayed and are taken from the log instead:
 
 With the recorded settings the replayed stream must equal the log, event for event
 (times aside: a board's passes come a little late, the replay's exactly on time). With
-other settings (``overrides``) the contests whose verdict would differ are listed.
+other settings (``overrides``) the contests whose verdict would differ are listed. Each
+contest keeps the settings it was judged with (``Contest.settings``), and each game its
+outcome on the board and in the replay (``Outcome``: a Deathball winner, or how many
+contests a Dodge Ball game had).
+
+A log that starts in the middle of a game (a monitor attached to a running board) is
+replayed from its first game start. Before that, the Dodge Ball presses it holds are
+re-judged on their own, through the firmware's arbiter (``loose_contests``): a contest
+already open when the log began, and an answer to a throw made before it, cannot be
+judged, and the report says so. A Deathball game cannot be picked up without its start.
 
     report = rejudge(eventlog.read(path), {"tie_us": 5000})
     report.identical, report.differences, report.differing()
@@ -22,6 +31,7 @@ other settings (``overrides``) the contests whose verdict would differ are liste
 
 from courtside import events as stream
 from courtside import settings as config
+from courtside.arbiter import NAMES, Arbiter
 from courtside.fair import Fair, seeded
 from courtside.pins import ARROWS, BUTTONS, Pins
 
@@ -57,16 +67,35 @@ class RecordedDraws(Fair):
 
 
 class Contest:
-    def __init__(self, session, number, recorded, replayed):
-        self.session = session
-        self.number = number
+    def __init__(self, session, number, recorded, replayed, settings=None):  # noqa: PLR0917
+        self.session = session     # 0: before the log's first session (re-judged on its own)
+        self.number = number       # (game, contest)
         self.recorded = recorded   # the board's verdict event (dict), or None
         self.replayed = replayed   # the replay's, or None
+        self.settings = settings or {}   # the settings in force when it was judged
+        self.presses = []          # the press events of the contest (dicts), from the log
 
     @property
     def same(self):
         return self.recorded is not None and self.replayed is not None and \
             _verdict_key(self.recorded) == _verdict_key(self.replayed)
+
+
+class Outcome:
+    """How one game in a session ended, on the board and in the replay."""
+
+    def __init__(self, session, game, mode, recorded, replayed):  # noqa: PLR0917
+        self.session = session
+        self.game = game
+        self.mode = mode
+        self.recorded = recorded   # the board's winner event, or None (unfinished, Dodge Ball)
+        self.replayed = replayed
+
+    @property
+    def same(self):
+        def key(ev):
+            return None if ev is None else (ev.get("p"), ev.get("together"))
+        return key(self.recorded) == key(self.replayed)
 
 
 class Session:
@@ -92,6 +121,8 @@ class Report:
         self.contests = []
         self.skipped = 0          # events before the first hello (a log started mid-session)
         self.firmware = None
+        self.outcomes = []
+        self.notes = []           # what could not be re-judged, and why
 
     @property
     def differences(self):
@@ -99,7 +130,8 @@ class Report:
 
     @property
     def identical(self):
-        return bool(self.sessions) and not self.differences
+        loose = [c for c in self.contests if c.session == 0]
+        return bool(self.sessions or loose) and not self.differences and all(c.same for c in loose)
 
     def differing(self):
         return [c for c in self.contests if not c.same]
@@ -129,11 +161,11 @@ def rejudge(events, overrides=None):
     report = Report(overrides)
     before, sessions = split(events)
     partial = _from_game_start(before)
+    loose = before[:before.index(partial[1])] if partial is not None else before
     if partial is not None:
         sessions.insert(0, partial)
-        report.skipped = before.index(partial[1])
-    else:
-        report.skipped = len(before)
+    report.skipped = len(loose)
+    report.contests.extend(loose_contests(loose, overrides, report.notes))
     for number, recorded in enumerate(sessions, 1):
         session = Session(number, recorded)
         if report.firmware is None:
@@ -141,7 +173,72 @@ def rejudge(events, overrides=None):
         replay_session(session, overrides)
         report.sessions.append(session)
         report.contests.extend(_contests(session))
+        report.outcomes.extend(_outcomes(session))
     return report
+
+
+def _settings_of(events):
+    settings = dict(config.DEFAULTS)
+    for ev in events:
+        if ev.get("ev") == "hello" and isinstance(ev.get("settings"), dict):
+            settings.update(ev["settings"])
+        elif ev.get("ev") == "settings":
+            settings.update({k: v for k, v in ev.items() if k not in ("ev", "t")})
+    return settings
+
+
+def loose_contests(events, overrides=None, notes=None):
+    """Re-judge the Dodge Ball presses of a log's part before any session or game start,
+    through the arbiter alone; returns Contests (session 0). ``notes`` gets what cannot be
+    judged."""
+    notes = [] if notes is None else notes
+    presses = [e for e in events if e.get("ev") == "press"]
+    if any(e.get("ev") in ("move", "setup", "turn") for e in events):
+        notes.append("the log starts in the middle of a Deathball game: its moves cannot be "
+                     "re-judged without the game's start")
+    if not presses:
+        return []
+    settings = dict(_settings_of(events[:events.index(presses[0])]), **(overrides or {}))
+    arb = Arbiter(settings, draws_of(events))
+    logged = {}
+    stamps = {}
+    judged = []
+    used = {}        # contest number -> the settings it was judged with
+    for ev in events:
+        kind = ev.get("ev")
+        if isinstance(ev.get("t"), int):
+            judged += arb.poll(ev["t"])     # a contest is judged when its window has passed
+        if kind == "settings":      # a `set` during play: in force from here on
+            settings = dict(settings, **{k: v for k, v in ev.items() if k not in ("ev", "t")})
+            settings.update(overrides or {})
+            arb.configure(settings)
+        elif kind == "press":
+            press = arb.press(ev["p"] - 1, NAMES.index(ev["b"]), ev["t"])
+            logged[id(press)] = ev
+            stamps[ev["n"]] = ev["t"]
+            used[press.contest] = dict(settings)
+        elif kind == "withdrawn" and ev.get("n") in stamps:
+            arb.withdraw(ev["p"] - 1, stamps[ev["n"]])
+    judged += arb.close()
+    recorded = {v.get("c"): v for v in events if v.get("ev") == "verdict"}
+    out = []
+    for contest in judged:
+        first = logged[id(contest.presses[0])]
+        board = recorded.get(first["c"])
+        if board is not None and len(board.get("order", ())) != len(contest.presses):
+            notes.append("contest %s was already open when the log began: not re-judged" % first["c"])
+            continue
+        order = [{"n": logged[id(p)]["n"], "p": p.player + 1, "b": NAMES[p.button], "rank": p.rank,
+                  "lag": p.lag, "tie": p.tie, "early": p.early} for p in contest.order]
+        mine = {"ev": "verdict", "t": first["t"], "c": first["c"], "order": order,
+                "tie_us": arb.tie_us}
+        c = Contest(0, (0, first["c"]), board, mine, used.get(contest.number, settings))
+        c.presses = [logged[id(p)] for p in contest.presses]
+        out.append(c)
+    if out:
+        notes.append("before the first game start in the log, %d contests were re-judged on their "
+                     "own; an answer to a throw made before the log began reads as early" % len(out))
+    return out
 
 
 def _from_game_start(events):
@@ -310,13 +407,42 @@ def _verdict_key(v):
 def _contests(session):
     recorded = {}
     replayed = {}
-    game = 0
+    settings = {}
+    presses = {}
     for events, into in ((session.recorded, recorded), (session.replayed, replayed)):
+        game = 0
+        now = dict(config.DEFAULTS)
+        for ev in events:
+            kind = ev.get("ev")
+            if kind == "hello" and isinstance(ev.get("settings"), dict):
+                now.update(ev["settings"])
+            elif kind == "settings":
+                now.update({k: v for k, v in ev.items() if k not in ("ev", "t")})
+            elif kind == "start":
+                game += 1
+            elif kind == "press" and into is recorded:
+                presses.setdefault((game, ev["c"]), []).append(ev)
+            elif kind == "verdict":
+                into[(game, ev["c"])] = ev
+                if into is recorded or (game, ev["c"]) not in settings:
+                    settings[(game, ev["c"])] = dict(now)
+    out = []
+    for key in sorted(set(recorded) | set(replayed)):
+        contest = Contest(session.number, key, recorded.get(key), replayed.get(key), settings.get(key))
+        contest.presses = presses.get(key, [])
+        out.append(contest)
+    return out
+
+
+def _outcomes(session):
+    """Every game of the session, with its ending on the board and in the replay."""
+    games = {}
+    for events, side in ((session.recorded, 0), (session.replayed, 1)):
         game = 0
         for ev in events:
             if ev.get("ev") == "start":
                 game += 1
-            elif ev.get("ev") == "verdict":
-                into[(game, ev["c"])] = ev
-    return [Contest(session.number, key, recorded.get(key), replayed.get(key))
-            for key in sorted(set(recorded) | set(replayed))]
+                games.setdefault(game, [ev.get("mode"), None, None])
+            elif ev.get("ev") == "winner" and game in games:
+                games[game][1 + side] = ev
+    return [Outcome(session.number, g, mode, was, now) for g, (mode, was, now) in sorted(games.items())]
