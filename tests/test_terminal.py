@@ -86,6 +86,12 @@ def test_the_verdict_banner_names_ranks_ties_and_early():
     assert "EARLY P2 DODGE: no throw was open" in side
     assert any("Contest 1: first Player 2 (yellow) DODGE (EARLY: no throw was open)." in line
                for line in lines)
+    screen = screen_of(term)           # on the matrix: box 2's band, thin (the early mark)
+    top = colours(screen, [matrix_cell(x, 0) for x in range(8)])
+    under = colours(screen, [matrix_cell(x, 1) for x in range(8)])
+    assert len(set(top)) == 1 and top[0] not in ("262626", "default")
+    assert top[0].startswith("ff") and top[0].endswith("00")          # yellow: red and green, no blue
+    assert set(under) == {"262626"}
 
 
 def colours(screen, cells):
@@ -162,3 +168,48 @@ def test_the_help_overlay_fits():
     assert lines[21].startswith("▶ ")
     term.keys(b"?")
     assert not any("Press ? again" in line for line in text_of(screen_of(term)))
+
+
+def test_the_real_command_on_a_pseudo_terminal():
+    """`courtside sim` itself, on a pty of 80x24: its screen read through pyte, keys typed
+    in, Esc to leave with exit status 0 and the terminal given back."""
+    import fcntl
+    import os
+    import select
+    import struct
+    import subprocess
+    import sys
+    import termios
+    import time
+
+    main, child = os.openpty()
+    fcntl.ioctl(child, termios.TIOCSWINSZ, struct.pack("HHHH", terminal.HEIGHT, terminal.WIDTH, 0, 0))
+    proc = subprocess.Popen([sys.executable, "-m", "courtside_host.cli", "sim"], stdin=child, stdout=child,
+                            stderr=child, close_fds=True)
+    os.close(child)
+    screen = pyte.Screen(terminal.WIDTH, terminal.HEIGHT)
+    stream = pyte.ByteStream(screen)
+
+    def read_for(seconds):
+        end = time.monotonic() + seconds
+        while time.monotonic() < end:
+            ready, _, _ = select.select([main], [], [], 0.05)
+            if ready:
+                try:
+                    stream.feed(os.read(main, 65536))
+                except OSError:
+                    return
+
+    try:
+        read_for(2.0)
+        assert screen.display[0].startswith("Courtside simulator · Dodge Ball")
+        for key in (b"1", b"q"):
+            os.write(main, key)
+            read_for(0.4)
+        assert "Joined: P1, P2" in screen.display[21]
+        os.write(main, b"\x1b")
+        assert proc.wait(timeout=10) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        os.close(main)

@@ -58,7 +58,7 @@ def run(args) -> int:
     lines = []
     with subprocess.Popen(command(port, args.quick, args.buttons_seconds), stdout=subprocess.PIPE,
                           text=True, errors="replace") as proc:
-        for line in proc.stdout:
+        for line in proc.stdout or ():
             print(line, end="", flush=True)
             lines.append(line.rstrip("\r\n"))
     wrong = outcome([line for line in lines if line.strip()])

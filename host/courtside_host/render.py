@@ -21,7 +21,7 @@ import sys
 from courtside.deathball import notation
 from courtside.display import COLOURS
 
-FACE = {
+FACE: dict = {
     # players 1..4: the colour every view names them by (the box LED has the same colour)
     "players": [{"colour": name, "rgb": list(rgb)} for name, rgb in
                 zip(("red", "yellow", "green", "orange"), COLOURS)],

@@ -59,6 +59,8 @@ class Terminal:
         self.settings = config.merged(config.DEFAULTS, config.parse(args.set)) if args.set else None
         self.sim = SimBoard(self.pins, out=self.event, view=self, busy_ms=args.busy_ms)
         self.mode = args.mode
+        if names is None:      # `courtside sim --name N=NAME`, where the command offers it
+            names = render.parse_names(getattr(args, "name", None) or [])
         self.names = render.Names(names)
         self.game = render.Game(self.names)
         self.log = []           # event lines as received
