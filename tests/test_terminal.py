@@ -160,6 +160,15 @@ def test_the_winner_screen():
     assert "Game over: Cy (green) wins the game!" in lines[21]
 
 
+def test_a_long_answer_wraps_in_the_log():
+    term = make_terminal()
+    play(term, [("line", "help")])
+    lines = text_of(screen_of(term))
+    log = "\n".join(lines[14:21])
+    assert "Commands: ping, mode dodgeball|referee|die, new" in log and "…" not in log and "[" not in log
+    assert all(len(line) < terminal.WIDTH for line in lines)
+
+
 def test_the_help_overlay_fits():
     term = make_terminal()
     term.keys(b"?")

@@ -224,7 +224,8 @@ _SENTENCES = {
     "clamp": _clamp,
     "winner": _winner,
     "position": lambda e, n: "Position: %s." % e.get("text"),
-    "help": lambda e, n: "Commands: %s." % e.get("commands"),
+    "help": lambda e, n: "Commands: %s." % (", ".join(map(str, e["commands"])) if isinstance(
+        e.get("commands"), list) else e.get("commands")),
 }
 QUIET = ("cmd", "ok", "button", "release")   # inputs and acknowledgements: not a sentence
 

@@ -16,6 +16,7 @@ command; ``?`` help; Esc quits.
 import asyncio
 import os
 import sys
+import textwrap
 
 from courtside import pinmap
 from courtside import settings as config
@@ -93,8 +94,8 @@ class Terminal:
         if ev is not None:
             self.game.feed(ev)
             words = render.sentence(ev, self.names)
-            if words:
-                self.story.append(words)
+            if words:   # a long sentence (the answer to `help`) wraps rather than being cut
+                self.story += textwrap.wrap(words, WIDTH - 1, subsequent_indent="  ")
                 del self.story[:-LOG_LINES]
         self.dirty = True
 
