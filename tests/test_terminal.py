@@ -72,6 +72,7 @@ def test_every_screen_fits_80x24_and_says_what_to_do():
     assert "Joined: Ann, P2" in joined[21]
     assert "Play: press the button" in playing[21]
     assert any("Ann (red) plays THROW (contest 1, first)." in line for line in playing)
+    assert "CONTEST 1  open" in playing[1] and "Ann (red)" in playing[2] and "THROW  first" in playing[2]
     assert any(line.startswith("box 1 ") and "Ann (red)" in line and "keys 1 2 3 4" in line
                for line in playing)
 

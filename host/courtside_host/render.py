@@ -403,6 +403,7 @@ class Game:
         self.joined = []
         self.players = []
         self.verdict = None
+        self.open = []              # presses of the contest still open (Dodge Ball)
         self.winner = None          # the winner event, once the game is over
         self.board = Board()
         self.settings = {}
@@ -423,8 +424,13 @@ class Game:
             self.joined.append(ev.get("p"))
         elif kind == "start":
             self.stage, self.players = "game", list(ev.get("players", ()))
+        elif kind == "press":
+            if self.open and self.open[0].get("c") != ev.get("c"):
+                self.open = []
+            self.open.append(ev)
         elif kind == "verdict":
             self.verdict = ev
+            self.open = [p for p in self.open if p.get("c") != ev.get("c")]
         elif kind == "winner":
             self.winner = ev
         elif kind == "settings":

@@ -251,6 +251,14 @@ class Terminal:
                     "", "  " + _fit(render.sentence(w, n), 56)]
         if game.mode == "referee" and game.stage == "game":
             return self._legend()
+        if game.open and game.mode == "dodgeball":
+            out = ["\x1b[1mCONTEST %s\x1b[0m  open: judged when its window closes" % game.open[0].get("c")]
+            for ev in game.open[:8]:
+                lag = "first" if not ev.get("lag") else "+" + render.ms(ev["lag"])
+                mark = "  EARLY?" if ev.get("early") else ""
+                out.append(_fg(render.rgb(ev.get("p"))) + _fit("%-18s %-6s %s%s" % (
+                    n.label(ev.get("p"))[:18], ev.get("b"), lag, mark), 58))
+            return out
         if game.verdict is not None and game.mode == "dodgeball":
             v = game.verdict
             out = ["\x1b[1mCONTEST %s\x1b[0m  tie window %s" % (v.get("c"), render.ms(v.get("tie_us", 0)))]
