@@ -170,6 +170,18 @@ def test_a_long_answer_wraps_in_the_log():
     assert all(len(line) < terminal.WIDTH for line in lines)
 
 
+def test_players_are_named_on_the_screen_alone():
+    term = make_terminal()
+    for ch in "/name 2 Bo\r":
+        term.keys(ch.encode())
+    assert term.names.label(2) == "Bo (yellow)" and term.log == []     # nothing went to the firmware
+    lines = text_of(screen_of(term))
+    assert any(line.startswith("box 2 ") and "Bo (yellow)" in line for line in lines)
+    for ch in "/name 9 X\r":
+        term.keys(ch.encode())
+    assert "N=NAME" in text_of(screen_of(term))[22]
+
+
 def test_the_help_overlay_fits():
     term = make_terminal()
     term.keys(b"?")

@@ -10,7 +10,8 @@ sentences and a help overlay (``?``).
 Keys: box 1 ``1 2 3 4``, box 2 ``q w e r``, box 3 ``a s d f``, box 4 ``z x c v`` (THROW
 DODGE CATCH PASS; in Deathball UP DOWN LEFT RIGHT); the arrow keys are the arrows of the
 box whose turn it is; Space the main button, ``m`` a long press of it; ``/`` types a
-command; ``?`` help; Esc quits.
+command for the firmware, or ``/name 1 Ann`` to call box 1's player Ann on this screen
+(the stream keeps numbers); ``?`` help; Esc quits.
 """
 
 import asyncio
@@ -35,7 +36,7 @@ HELP = (
     "  = THROW DODGE CATCH PASS in Dodge Ball, UP DOWN LEFT RIGHT in Deathball",
     "  arrow keys: the arrows of the box whose turn it is",
     "  Space: main button (start, ROLL)    m: long press (next mode, new game)",
-    "  /: type a command, Enter sends it   ?: this help   Esc: quit",
+    "  /: type a command, Enter sends it (/name 1 Ann: a name)   ?: help   Esc: quit",
     "Commands, after /: mode dodgeball|referee|die  new  join N  start  ping  get  help",
     "  set tie_us=800 contest_ms=1500 ...   dice 3 5 1   roll   state",
     "  move P ARROW ARROW   setup P SQUARE   position TEXT   die corner|wall",
@@ -173,14 +174,25 @@ class Terminal:
 
     def _typed(self, ch):
         if ch in ("\r", "\n"):
-            self.sim.feed_line(self.typing)
-            self.typing = None
+            line, self.typing = self.typing, None
+            words = line.split(None, 2)
+            if words[:1] == ["name"]:       # the screen's own command: not for the firmware
+                self._name(words)
+            else:
+                self.sim.feed_line(line)
         elif ch in ("\x7f", "\b"):
             self.typing = self.typing[:-1]
         elif ch == "\x1b":
             self.typing = None
         elif ch.isprintable():
             self.typing = (self.typing + ch)[:WIDTH - 12]
+
+    def _name(self, words):
+        try:
+            self.names.given.update(render.parse_names(["=".join(words[1:])]))
+            self.note = ""
+        except ValueError as e:
+            self.note = "name: %s (e.g. /name 1 Ann)" % e
 
     def _tap(self, button, seconds):
         self.sim.inject(button, True)
