@@ -187,6 +187,7 @@ def test_the_help_overlay_fits():
     term.keys(b"?")
     lines = text_of(screen_of(term))
     assert any("arrow keys" in line for line in lines) and any("Press ? again" in line for line in lines)
+    assert not any("…" in line for line in lines)                  # nothing of the help is cut
     assert lines[21].startswith("▶ ")
     term.keys(b"?")
     assert not any("Press ? again" in line for line in text_of(screen_of(term)))
