@@ -23,7 +23,7 @@ from courtside import driver, pinmap  # noqa: E402
 from courtside.clock import diff  # noqa: E402
 from courtside.core import Core  # noqa: E402
 from courtside.fair import Fair, seeded  # noqa: E402
-from courtside_sim.board import SimBoard  # noqa: E402
+from courtside_sim.live import LiveBoard  # noqa: E402
 
 ROOT = (__file__.rsplit("/", 1)[0] if "/" in __file__ else ".") + "/.."
 CONTEST_MS = 20
@@ -60,7 +60,7 @@ def main():
         if text.startswith('{"ev":"press"') or text.startswith('{"ev":"verdict"'):
             seen.append((text[7], hw.ticks_us()))
 
-    hw = SimBoard(pins, out=out)
+    hw = LiveBoard(pins, out=out)
     settings = {"tie_us": 1000, "contest_ms": CONTEST_MS, "answer_ms": 3000, "debounce_ms": 2,
                 "stuck_ms": 3000, "long_ms": 1000, "brightness": 96, "sound": 1, "capture": "irq"}
     core = Core(pins, settings, Fair(seeded(1)), now=hw.ticks_us(), levels=hw.levels())

@@ -285,3 +285,28 @@ def test_laptop_command_without_a_board(capsys):
     assert args.buttons_seconds == bringup.BUTTONS_S
     assert cmd_bringup.run(args) == 1
     assert "no serial port /dev/no-such-board" in capsys.readouterr().err
+
+
+def test_the_laptop_command_fails_when_a_check_fails(tmp_path, capsys):
+    """Buttons never pressed are a failed check: `courtside bringup` exits 1 and says which."""
+    import argparse
+    import shutil
+    import sys
+
+    sys.path.insert(0, str(ROOT / "host"))
+    from courtside_host import cmd_bringup
+    from courtside_host.vpico import VirtualPico
+
+    assert cmd_bringup.outcome(["bring-up: x", "bring-up done: all 9 buttons work"]) is None
+    assert "FAULT  box 1" in cmd_bringup.outcome(["FAULT  box 1 THROW reads pressed",
+                                                  "bring-up done: all 9 buttons work"])
+    assert "did not finish" in cmd_bringup.outcome(["bring-up stopped"])
+    flash = tmp_path / "flash"
+    shutil.copytree(ROOT / "firmware" / "courtside", flash / "courtside",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copy(ROOT / "hardware" / "variants" / "two_boxes.json", flash / "pinmap.json")
+    with VirtualPico(flash, run_main=False) as board:
+        args = argparse.Namespace(port=board.port, quick=True, buttons_seconds=0)
+        assert cmd_bringup.run(args) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("courtside bringup: never pressed: box 1 THROW / UP (GP0),")

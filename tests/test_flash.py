@@ -67,7 +67,7 @@ def test_a_uf2_for_another_chip_is_refused(drive, tmp_path, capsys):
     image = tmp_path / "RPI_PICO2.uf2"
     image.write_bytes(uf2_bytes(0xE48BFF59))
     assert cli.main(["flash", str(image), "--drive", str(drive), "--wait", "1"]) == 1
-    assert "built for RP2350" in capsys.readouterr().out
+    assert "built for RP2350" in capsys.readouterr().err
     assert not (drive / image.name).exists()
 
 

@@ -1,11 +1,15 @@
-"""Stream v2 decides what stream v1 decided, byte for byte (tests/golden/README.md).
+"""Stream v3 decides what stream v1 decided, byte for byte (tests/golden/README.md).
 
 Each recorded script runs through today's firmware; the lines stream 2 added (``cmd``,
 ``button``, ``release``, presses of a box in fault) are set aside, ``hello`` loses its new
 ``settings`` and both ``hello`` and ``pong`` go back to saying stream 1; an ``ignored``
-press now carries the time of its first edge rather than of the pass that saw it. The
-scripts run with ``capture=irq``, v1's default (PIO capture is the default now). What is
-left must be the v1 stream, line for line and byte for byte.
+press now carries the time of its first edge rather than of the pass that saw it. Stream
+3 added ``early`` to each press of a verdict's ``order`` (settled after any tie draw),
+set aside too; and in stream 3 a long press in the die mode goes on to the next mode
+(Dodge Ball, its lobby) where v1 entered the die mode again, so that ``mode`` and its
+``lobby`` read as v1's ``mode die``. The scripts run with ``capture=irq``, v1's default
+(PIO capture is the default now). What is left must be the v1 stream, line for line and
+byte for byte.
 """
 
 import json
@@ -24,9 +28,13 @@ def seed_of(script):
     return int(script.stem.split("_")[1]) if script.stem.startswith("random_") else 1
 
 
-def as_v1(line):
-    """The v1 line for a v2 line, or None for a line v1 did not have."""
+def as_v1(line, seen=None):
+    """The v1 line for a v3 line, or None for a line v1 did not have. ``seen`` (a dict,
+    kept across the lines of one stream) follows the mode and the last command."""
     kind, t, fields = events.parse(line)
+    seen = {} if seen is None else seen
+    if _long_press_out_of_die(kind, fields, seen):
+        return None if kind == "lobby" else events.line("mode", t, {"mode": "die"})
     if kind in ADDED or (kind == "ignored" and fields["why"] == "box fault"):
         return None
     if kind in ("hello", "pong"):
@@ -35,7 +43,29 @@ def as_v1(line):
         return events.line(kind, t, fields)
     if kind == "ignored":
         return events.line(kind, 0, fields)
+    if kind == "verdict":
+        for press in fields["order"]:
+            del press["early"]
+        return events.line(kind, t, fields)
     return line
+
+
+def _long_press_out_of_die(kind, fields, seen):
+    """True for the ``mode`` and ``lobby`` lines of a long press that left the die mode."""
+    if kind == "cmd":
+        seen["cmd"] = fields["line"].split()[:1]
+    elif kind == "lobby" and seen.pop("left_die", False):
+        return True
+    elif kind == "mode":
+        by_command = seen.pop("cmd", None) in (["mode"], ["new"])
+        left_die = seen.get("mode") == "die" and not by_command
+        seen["mode"] = fields["mode"]
+        if left_die:
+            seen["left_die"] = True
+            return True
+    elif kind not in ADDED:
+        seen.pop("cmd", None)
+    return False
 
 
 def v1_ignoring_when(line):
@@ -50,7 +80,8 @@ def test_there_are_goldens():
 @pytest.mark.parametrize("script", SCRIPTS, ids=[s.stem for s in SCRIPTS])
 def test_the_v1_stream_is_kept(script):
     run = simulate(sys.executable, "--seed", seed_of(script), "--set", "capture=irq", script)
-    now = [v for v in map(as_v1, run.stdout.splitlines()) if v is not None]
+    seen: dict = {}
+    now = [v for v in (as_v1(line, seen) for line in run.stdout.splitlines()) if v is not None]
     then = [v1_ignoring_when(line) for line in script.with_suffix(".out").read_text().splitlines()]
     assert now == then
-    assert json.loads(run.stdout.splitlines()[0])["stream"] == 2
+    assert json.loads(run.stdout.splitlines()[0])["stream"] == 3

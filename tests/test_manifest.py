@@ -57,4 +57,4 @@ def test_mip_installs_the_firmware_from_a_path_and_the_board_runs_it(tmp_path):
         assert not (flash / "courtside_sim").exists()
         with connect(pico.port) as link:
             pong = dep.reset_and_ping(link, dep.local_version(FIRMWARE), timeout=60)
-        assert pong["stream"] == 2
+        assert pong["stream"] == 3

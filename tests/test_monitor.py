@@ -1,11 +1,14 @@
-"""The monitor reads a real event stream from the firmware on the virtual Pico."""
+"""The monitor reads a real event stream from the firmware on the virtual Pico, and draws
+recorded streams of both games through the one renderer."""
 
+import json
 import subprocess
 import sys
 
 import pytest
+from conftest import ROOT, simulate
 from courtside_host import deploy as dep
-from courtside_host import eventlog, monitor
+from courtside_host import eventlog, monitor, render
 from courtside_host import replay as rp
 from courtside_host.vpico import VirtualPico
 from rich.console import Console
@@ -40,7 +43,8 @@ def test_monitor_shows_and_logs_a_live_game(pico, tmp_path):
     assert [(o["rank"], o["tie"]) for o in verdict["order"]] == [(1, True), (1, True)]
     tie = next(e for e in events if e["ev"] == "tie")
     assert tie["players"] == [1, 2] and sorted(tie["draw"]) == [1, 2] and tie["gap"] < 60000
-    assert "TIE" in out.stdout and "contest 1" in out.stdout and "P1" in out.stdout
+    assert "Tie for first between Player 1 (red) and Player 2 (yellow)" in out.stdout
+    assert "contest 1: tie window 60.000 ms, contest 1500 ms, answer 3000 ms" in out.stdout
     # ... and the saved game (the monitor came in after the board started) replays from
     # its game start to the same stream, through the same core
     report = rp.rejudge(events)
@@ -52,29 +56,67 @@ def test_monitor_fails_clearly_without_a_board(tmp_path):
     out = subprocess.run([sys.executable, "-m", "courtside_host.cli", "monitor", "--port",
                           str(tmp_path / "ttyACM9"), "--no-log"], capture_output=True, text=True,
                          timeout=60, check=False)
-    assert out.returncode == 1 and "no serial port" in out.stdout
+    assert out.returncode == 1 and out.stderr.startswith("courtside monitor: no serial port")
+    names = subprocess.run([sys.executable, "-m", "courtside_host.cli", "monitor", "--name", "Ann",
+                            "--no-log"], capture_output=True, text=True, timeout=60, check=False)
+    assert names.returncode == 2 and "N=NAME" in names.stderr
 
 
-def render(ev):
-    console = Console(width=100, record=True, color_system=None)
-    console.print(monitor.show(ev))
+def shown(ev, mon=None):
+    console = Console(width=160, record=True, color_system=None)
+    for thing in (mon or monitor.Monitor()).show(ev):
+        console.print(thing)
     return console.export_text()
 
 
 def test_events_read_as_people_want_them():
-    press = render({"ev": "press", "t": 61500000, "p": 3, "b": "CATCH", "c": 4, "lag": 1250,
-                    "n": 9, "early": True})
-    assert "1:01.500" in press and "P3" in press and "+1.250 ms" in press and "EARLY" in press
-    tie = render({"ev": "tie", "t": 0, "c": 1, "rank": 1, "players": [1, 4], "draw": [4, 1], "gap": 300})
-    assert "TIE at rank 1" in tie and "0.300 ms" in tie and "P4 then P1" in tie
-    assert "STUCK" in render({"ev": "stuck", "t": 0, "p": 2, "b": "DODGE"})
-    assert "FAULT" in render({"ev": "fault", "t": 0, "kind": "box", "p": 1, "closed": 3})
-    assert "DROPPED 5" in render({"ev": "overflow", "t": 0, "dropped": 9, "new": 5})
-    board = render({"ev": "position", "t": 0, "text": "1@c1 2@d3 3@x *b8n *g8s r0 t2"}).splitlines()
-    row1 = next(r for r in board if r.startswith("1 "))
-    row8 = next(r for r in board if r.startswith("8 "))
-    assert row1.split() == ["1", ".", ".", "1", ".", ".", ".", ".", "."]
-    assert row8.split() == ["8", ".", "@", ".", ".", ".", ".", "@", "."]
+    press = shown({"ev": "press", "t": 61500000, "p": 3, "b": "CATCH", "c": 4, "lag": 1250,
+                   "n": 9, "early": True})
+    assert press.startswith("1:01.500") and "Player 3 (green) plays CATCH" in press
+    assert "+1.250 ms" in press and "Early" in press
+    tie = shown({"ev": "tie", "t": 0, "c": 1, "rank": 1, "players": [1, 4], "draw": [4, 1], "gap": 300})
+    assert "Tie for first between Player 1 (red) and Player 4 (orange), 0.300 ms apart" in tie
+    assert "the fair draw puts Player 4 (orange) then Player 1 (red)" in tie
+    assert "PASS is stuck" in shown({"ev": "stuck", "t": 0, "p": 2, "b": "PASS"})
+    assert "box fault, 3 buttons" in shown({"ev": "fault", "t": 0, "kind": "box", "p": 1, "closed": 3})
+    assert "DROPPED 5" in shown({"ev": "overflow", "t": 0, "dropped": 9, "new": 5})
+    board = shown({"ev": "position", "t": 0, "text": "1@c1 2@d3 3@x *b8n *g8s r0 t2"}).splitlines()
+    rows = {r.split()[0]: r.split()[1:] for r in board if r[:1].isdigit()}
+    assert rows["1"] == [".", ".", "1", ".", ".", ".", ".", "."]
+    assert rows["8"] == [".", "@", ".", ".", ".", ".", "@", "."]
+    assert rows["7"] == [".", ".", ".", ".", ".", ".", "+", "."]     # ball 2's next square
     assert board[-1].split() == list("abcdefgh")
-    setup = render({"ev": "position", "t": 0, "text": "1@c1 2@? *b8n *g8n r0"})
-    assert "position 1@c1 2@?" in setup   # too few placed to draw: shown as text
+    setup = shown({"ev": "position", "t": 0, "text": "1@c1 2@? *b8n *g8n r0"})
+    assert "Position: 1@c1 2@?" in setup   # too few placed to draw: shown as text
+
+
+def test_a_verdict_table_shows_early_answers_and_names():
+    verdict = {"ev": "verdict", "t": 0, "c": 2, "tie_us": 1000, "order": [
+        {"n": 1, "p": 1, "b": "THROW", "rank": 1, "lag": 0, "tie": False, "early": False},
+        {"n": 2, "p": 2, "b": "DODGE", "rank": 2, "lag": 300, "tie": True, "early": False},
+        {"n": 3, "p": 3, "b": "CATCH", "rank": 2, "lag": 500, "tie": True,
+         "early": "throw already answered"}]}
+    text = shown(verdict, monitor.Monitor(render.Names({3: "Cy"})))
+    assert "contest 2: tie window 1.000 ms" in text
+    assert "second (tie)" in text and "Cy (green)" in text
+    assert "EARLY: the throw was already answered" in text
+
+
+def test_the_deathball_board_is_drawn_live_from_a_game_stream():
+    run = simulate(sys.executable, str(ROOT / "tests" / "scripts" / "deathball_game.jsonl"))
+    events = [json.loads(line) for line in run.stdout.splitlines()]
+    mon = monitor.Monitor()
+    console = Console(width=100, record=True, color_system=None)
+    for ev in events:
+        if ev["ev"] == "position":
+            break           # the script asks for the position only after the first round
+        for thing in mon.show(ev):
+            console.print(thing)
+    text = console.export_text()
+    boards = text.count("  a b c d e f g h")
+    turns = sum(1 for ev in events[:events.index(ev)] if ev["ev"] == "turn")
+    assert turns >= 4 and boards == turns       # a board after every move, no `state` asked
+    last = text[text.rindex("Round 2"):].splitlines()
+    rows = {r.split()[0]: r.split()[1:] for r in last if r[:1].isdigit()}
+    assert rows["3"][2] == "1" and rows["3"][4] == "2"          # c3 and e3
+    assert rows["2"][2] == "3" and rows["2"][1] == "@" and rows["2"][6] == "@"   # c2; balls b2, g2

@@ -6,7 +6,7 @@ import sys
 
 import pytest
 from conftest import ROOT, random_script, simulate
-from courtside_host import eventlog
+from courtside_host import eventlog, render, timeline
 from courtside_host import replay as rp
 
 # Three players join and start; contest 1 has a 400 us tie (P1, P2) then P3 2.5 ms later;
@@ -174,3 +174,81 @@ def test_random_play_replays_event_for_event(tmp_path):
         events = _simulate(tmp_path, random_script(seed))
         report = rp.rejudge(events)
         assert report.identical, (seed, report.differences[0].difference)
+
+
+def _script_stream(name, *args):
+    run = simulate(sys.executable, *args, ROOT / "tests" / "scripts" / (name + ".jsonl"))
+    return [json.loads(line) for line in run.stdout.splitlines()]
+
+
+def test_each_contest_is_headed_with_its_own_settings():
+    report = rp.rejudge(_script_stream("dodgeball_round"))
+    windows = [(c.recorded["c"], c.settings["tie_us"], c.recorded["tie_us"]) for c in report.contests]
+    assert windows[0][1:] == (1000, 1000) and windows[-1][1:] == (500, 500)   # `set tie_us=500` between
+    assert "tie window 0.500 ms, contest 1500 ms" in render.contest_heading(report.contests[-1].recorded,
+                                                                             report.contests[-1].settings)
+
+
+def test_a_deathball_game_is_rejudged_to_its_winner():
+    events = _script_stream("deathball_game")
+    report = rp.rejudge(events)
+    (outcome,) = report.outcomes
+    assert outcome.mode == "referee" and outcome.same and outcome.replayed["p"] == 3
+    winner = next(e for e in events if e["ev"] == "winner")
+    winner["p"] = 1                                     # a log that says someone else won
+    (tampered,) = rp.rejudge(events).outcomes
+    assert not tampered.same
+
+
+def test_a_log_that_starts_mid_game_is_rejudged_as_far_as_it_can_be(tmp_path):
+    events = _script_stream("dodgeball_round")
+    start = next(i for i, e in enumerate(events) if e["ev"] == "start")
+    mid = events[start + 4:]                            # in the middle of contest 1
+    report = rp.rejudge(mid)
+    assert report.identical and not report.sessions
+    assert [c.recorded["c"] for c in report.contests] == [2, 3, 4]
+    assert any("contest 1 was already open" in note for note in report.notes)
+    log = tmp_path / "mid.jsonl"
+    log.write_text("".join(json.dumps(e) + "\n" for e in mid))
+    cli = [sys.executable, "-m", "courtside_host.cli", "replay", str(log)]
+    run = subprocess.run(cli, capture_output=True, text=True, timeout=60, check=False)
+    assert run.returncode == 0 and "3 contests, every verdict the same" in " ".join(run.stdout.split())
+    verdict = next(e for e in mid if e["ev"] == "verdict" and e["c"] == 2)
+    verdict["order"][0], verdict["order"][1] = verdict["order"][1], verdict["order"][0]
+    log.write_text("".join(json.dumps(e) + "\n" for e in mid))
+    bad = subprocess.run(cli, capture_output=True, text=True, timeout=60, check=False)
+    assert bad.returncode == 1 and "1 verdicts differ" in " ".join(bad.stdout.split())
+
+
+def test_a_deathball_log_without_its_start_says_what_cannot_be_rejudged():
+    events = _script_stream("deathball_game")
+    turn = next(i for i, e in enumerate(events) if e["ev"] == "turn")
+    report = rp.rejudge(events[turn:])
+    assert any("middle of a Deathball game" in note for note in report.notes)
+
+
+def test_a_contest_drawn_as_a_timeline(tmp_path):
+    import xml.etree.ElementTree as ET
+
+    verdict = {"ev": "verdict", "t": 0, "c": 2, "tie_us": 1000, "order": [
+        {"n": 1, "p": 1, "b": "THROW", "rank": 1, "lag": 0, "tie": False, "early": False},
+        {"n": 3, "p": 3, "b": "CATCH", "rank": 2, "lag": 300700, "tie": True, "early": False},
+        {"n": 2, "p": 2, "b": "CATCH", "rank": 2, "lag": 300000, "tie": True,
+         "early": "throw already answered"}]}
+    svg = ET.fromstring(timeline.draw(verdict, render.Names({3: "Cy"})))
+    ns = "{http://www.w3.org/2000/svg}"
+    assert len(svg.findall(ns + "line[@class='lane']")) == 3
+    assert len(svg.findall(ns + "circle[@class='press']")) == 3
+    windows = svg.findall(ns + "rect[@class='tie-window']")
+    assert len(windows) == 2 and float(windows[1].get("width")) > 0       # one per rank
+    text = " ".join(t.text or "" for t in svg.iter(ns + "text"))
+    assert "Cy (green)" in text and "=second CATCH +300.7 ms" in text and "first THROW (first)" in text
+    assert "EARLY: the throw was already answered" in text and "tie window 1.000 ms" in text
+    log = tmp_path / "round.jsonl"
+    log.write_text("".join(json.dumps(e) + "\n" for e in _script_stream("dodgeball_round")))
+    out = subprocess.run([sys.executable, "-m", "courtside_host.cli", "replay", str(log), "--svg",
+                          str(tmp_path / "svg")], capture_output=True, text=True, timeout=60, check=False)
+    assert out.returncode == 0, out.stderr
+    drawn = sorted(p.name for p in (tmp_path / "svg").iterdir())
+    assert len(drawn) == 4 and drawn[0] == "session1-game1-contest1.svg"
+    assert all(ET.parse(tmp_path / "svg" / name).getroot().tag == ns + "svg" for name in drawn)

@@ -76,8 +76,8 @@ def test_on_a_board_a_broken_pico_layer_is_an_error_not_a_simulator(board, monke
                                                                    capsys):
     """A half-deployed or incompatible board says why and leaves the REPL free; it never
     falls back to the simulated board, which would wait for commands on the USB port."""
-    import courtside_sim.board
-    monkeypatch.setattr(courtside_sim.board, "SimBoard", lambda *a, **k: pytest.fail("simulator"))
+    import courtside_sim.live
+    monkeypatch.setattr(courtside_sim.live, "LiveBoard", lambda *a, **k: pytest.fail("simulator"))
     monkeypatch.setitem(sys.modules, "courtside.hw.pico", None)   # the import fails
     monkeypatch.delattr("courtside.hw.pico", raising=False)
     assert start.main(PINMAP, str(tmp_path / "settings.json")) is None

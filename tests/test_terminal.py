@@ -1,59 +1,238 @@
-"""The interactive simulator's drawing: keyboard presses in, matrix and stream out.
+"""The interactive simulator's screen, read back through a terminal emulator (pyte) at 80x24.
 
 The keyboard loop itself needs a terminal; here the Terminal is driven the way its key
-handler drives it (presses injected into the simulated hardware) and its screen text is
-read back."""
+handler drives it (keys handed to ``keys``, while the firmware runs on the simulated
+board) and every screen it draws is fed to a pyte screen of 80 columns by 24 rows, whose
+cells (characters and colours) are what the test reads.
+"""
 
 import argparse
 import asyncio
-import json
+import re
 
+import pyte
 from conftest import ROOT
-from courtside_host import sim
+from courtside import display
+from courtside.deathball import view
+from courtside_host import terminal
+
+ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 
 
-def make_terminal():
-    args = argparse.Namespace(pins=str(ROOT / "hardware" / "pinmap.json"), set=[], mode="dodgeball",
-                              busy_ms=0)
-    return sim.Terminal(args)
+def make_terminal(mode="dodgeball", names=None):
+    args = argparse.Namespace(pins=str(ROOT / "hardware" / "pinmap.json"), set=[], mode=mode, busy_ms=0)
+    return terminal.Terminal(args, names)
 
 
-def test_presses_from_the_keyboard_reach_the_firmware_and_the_screen():
-    term = make_terminal()
+def screen_of(term):
+    screen = pyte.Screen(terminal.WIDTH, terminal.HEIGHT)
+    pyte.Stream(screen).feed(term.render())
+    return screen
 
-    async def play():
+
+def text_of(screen):
+    return [line.rstrip() for line in screen.display]
+
+
+def play(term, steps):
+    """Run the firmware while ``steps`` go in: keys, ("line", text), seconds to wait, or a
+    function to call at that point."""
+    async def run():
         task = asyncio.create_task(term.firmware())
-        for key in ("1", "q"):                      # box 1 and box 2 join
-            box, k = sim.KEYS[key]
-            term.sim.inject(4 * box + k, True)
-            await asyncio.sleep(0.03)
-            term.sim.inject(4 * box + k, False)
-            await asyncio.sleep(0.03)
-        term.sim.feed_line("start")
-        await asyncio.sleep(0.05)
-        term.sim.inject(0, True)                    # box 1 THROW
-        await asyncio.sleep(0.12)
-        term.sim.inject(0, False)
-        await asyncio.sleep(0.05)
-        term.sim.feed_line("ping")
-        await asyncio.sleep(0.05)
+        await asyncio.sleep(0.02)
+        for step in steps:
+            if callable(step):
+                step()
+            elif isinstance(step, float):
+                await asyncio.sleep(step)
+            elif isinstance(step, tuple):
+                term.sim.feed_line(step[1])
+                await asyncio.sleep(0.05)
+            else:
+                term.keys(step.encode())
+                await asyncio.sleep(0.12)
         task.cancel()
-
-    asyncio.run(play())
-    kinds = [json.loads(line)["ev"] for line in term.log]
-    assert "start" in kinds and "press" in kinds
-    screen = term.render()
-    assert "press  P1 THROW contest 1" in screen
-    assert "\x1b[38;2;255;" in screen               # box 1's red band is drawn in colour
-    assert "box 1" in screen and "keys 1 2 3 4" in screen
+    asyncio.run(run())
 
 
-def test_event_lines_read_as_sentences():
-    verdict = {"ev": "verdict", "t": 2_000_000, "c": 3, "tie_us": 1000,
-               "order": [{"n": 1, "p": 2, "b": "CATCH", "rank": 1, "lag": 0, "tie": True},
-                         {"n": 2, "p": 4, "b": "CATCH", "rank": 1, "lag": 400, "tie": True}]}
-    text = sim._describe(json.dumps(verdict))
-    assert "verdict 3" in text and "=1.P2 CATCH" in text and "=1.P4 CATCH +0.4ms" in text
-    tie = {"ev": "tie", "t": 0, "c": 3, "rank": 1, "players": [2, 4], "draw": [4, 2], "gap": 400}
-    assert "drawn order [4, 2]" in sim._describe(json.dumps(tie))
-    assert sim._describe("not json") == "not json"
+def test_every_screen_fits_80x24_and_says_what_to_do():
+    term = make_terminal(names={1: "Ann"})
+    screens = []
+    shot = lambda: screens.append(screen_of(term))  # noqa: E731
+    play(term, [shot, "1", "q", shot, " ", "1", shot])
+    for screen in screens:
+        lines = text_of(screen)
+        assert lines[0].startswith("Courtside simulator")        # nothing scrolled off the top
+        assert lines[21].startswith("▶ ")                          # the status line, in its place
+    raw = term.render()
+    assert raw.count("\r\n") == terminal.HEIGHT - 1
+    assert all(len(ANSI.sub("", line)) < terminal.WIDTH for line in raw.split("\r\n"))
+    first, joined, playing = (text_of(s) for s in screens)
+    assert "Press a button on your box to join; Space starts" in first[21]
+    assert "Joined: Ann, P2" in joined[21]
+    assert "Play: press the button" in playing[21]
+    assert any("Ann (red) plays THROW (contest 1, first)." in line for line in playing)
+    assert "CONTEST 1  open" in playing[1] and "Ann (red)" in playing[2] and "THROW  first" in playing[2]
+    assert any(line.startswith("box 1 ") and "Ann (red)" in line and "keys 1 2 3 4" in line
+               for line in playing)
+
+
+def test_the_verdict_banner_names_ranks_ties_and_early():
+    term = make_terminal()
+    play(term, ["1", "q", " ", "w", 1.7])        # box 2 answers with no throw open
+    lines = text_of(screen_of(term))
+    side = "\n".join(line[20:] for line in lines[1:10])
+    assert "CONTEST 1" in side and "tie window 1.000 ms" in side
+    assert "FIRST" in side and "Player 2 (yellow)" in side and "EARLY" in side
+    assert "EARLY P2 DODGE: no throw was open" in side
+    assert any("Contest 1: first Player 2 (yellow) DODGE (EARLY: no throw was open)." in line
+               for line in lines)
+    screen = screen_of(term)           # on the matrix: box 2's band, thin (the early mark)
+    top = colours(screen, [matrix_cell(x, 0) for x in range(8)])
+    under = colours(screen, [matrix_cell(x, 1) for x in range(8)])
+    assert len(set(top)) == 1 and top[0] not in ("262626", "default")
+    assert top[0].startswith("ff") and top[0].endswith("00")          # yellow: red and green, no blue
+    assert set(under) == {"262626"}
+
+
+def colours(screen, cells):
+    """The foreground colour of each (column, row) cell."""
+    return [screen.buffer[y][x].fg for x, y in cells]
+
+
+def matrix_cell(x, y):
+    return 2 + 2 * x, 1 + y
+
+
+def test_every_deathball_cue_has_its_own_colour():
+    # A board with every cue at once: two figures, the mover's pending square, both balls
+    # and the pixel ahead of each, the red ring; then the same board with the mover dimmed
+    # (the blink), and the green ring; all scaled by the brightness setting, as the core does.
+    frame = bytearray(192)
+    where = {0: 2 * 8 + 3, 1: 4 * 8 + 5}                 # player 1 on d3, player 2 on f5
+    balls = [6 * 8 + 1, 1 * 8 + 6]                        # b7 and g2
+    view.board(frame, where, balls, [(1, 0), (0, 1)], 1, turn=0, blink=True, pending=3 * 8 + 3)
+    dimmed = bytearray(192)
+    view.board(dimmed, where, balls, [(1, 0), (0, 1)], 2, turn=0, blink=False)
+    term = make_terminal("referee")
+    term.game.mode = "referee"
+    found = {}
+    for name, f, (col, row) in (
+            ("figure 1", frame, (3, 2)), ("figure 2", frame, (5, 4)), ("pending", frame, (3, 3)),
+            ("ball 1", frame, (1, 6)), ("ball 2", frame, (6, 1)), ("ahead 1", frame, (2, 6)),
+            ("ahead 2", frame, (6, 2)), ("red ring", frame, (0, 0)), ("figure 1 blinking", dimmed, (3, 2)),
+            ("green ring", dimmed, (1, 1)), ("inside", frame, (4, 6))):
+        term.frame(display.scale(bytearray(f), 96))
+        screen = screen_of(term)
+        x, y = matrix_cell(col, 7 - row)
+        found[name] = screen.buffer[y][x].fg
+    assert len(set(found.values())) == len(found), found
+    assert found["inside"] == "262626"                        # an empty square is the dark dot
+
+
+def test_the_die_wall_ball_and_arrow_are_told_apart():
+    frame = bytearray(192)
+    view.wall_arrow(frame, 3)                                # straight in: up from the ball
+    term = make_terminal("die")
+    term.frame(display.scale(frame, 96))
+    screen = screen_of(term)
+    wall, ball, shaft = colours(screen, [matrix_cell(0, 7), matrix_cell(3, 6), matrix_cell(3, 5)])
+    assert len({wall, ball, shaft}) == 3
+
+
+def test_arrow_keys_move_the_box_whose_turn_it_is():
+    term = make_terminal("referee")
+    steps = ["1", "q", " ", ("line", "position 1@c3 2@f3 *b8n *g8n r0 t2"), "\x1b[A", "\x1b[A"]
+    play(term, steps)
+    moves = [line for line in term.log if '"ev":"move"' in line]
+    assert moves and '"p":2' in moves[0] and '"end":"f5"' in moves[0]
+    lines = text_of(screen_of(term))
+    assert lines[0].startswith("Courtside simulator · Deathball (refereed) · game")
+    assert "Player 1 (red) to move" in lines[21]
+    assert any("◀ to move" in line for line in lines[1:10])
+
+
+def test_the_winner_screen():
+    term = make_terminal("referee", {3: "Cy"})
+    play(term, ["1", "q", "a", " ", ("line", "position 1@b3 2@g3 3@d4 *b8s *g8s t1"),
+                "1", "1", "q", "q", "a", "a"])
+    lines = text_of(screen_of(term))
+    assert any("W I N N E R" in line for line in lines) and any("Cy (green)" in line for line in lines)
+    assert "Game over: Cy (green) wins the game!" in lines[21]
+
+
+def test_a_long_answer_wraps_in_the_log():
+    term = make_terminal()
+    play(term, [("line", "help")])
+    lines = text_of(screen_of(term))
+    log = "\n".join(lines[14:21])
+    assert "Commands: ping, mode dodgeball|referee|die, new" in log and "…" not in log and "[" not in log
+    assert all(len(line) < terminal.WIDTH for line in lines)
+
+
+def test_players_are_named_on_the_screen_alone():
+    term = make_terminal()
+    for ch in "/name 2 Bo\r":
+        term.keys(ch.encode())
+    assert term.names.label(2) == "Bo (yellow)" and term.log == []     # nothing went to the firmware
+    lines = text_of(screen_of(term))
+    assert any(line.startswith("box 2 ") and "Bo (yellow)" in line for line in lines)
+    for ch in "/name 9 X\r":
+        term.keys(ch.encode())
+    assert "N=NAME" in text_of(screen_of(term))[22]
+
+
+def test_the_help_overlay_fits():
+    term = make_terminal()
+    term.keys(b"?")
+    lines = text_of(screen_of(term))
+    assert any("arrow keys" in line for line in lines) and any("Press ? again" in line for line in lines)
+    assert not any("…" in line for line in lines)                  # nothing of the help is cut
+    assert lines[21].startswith("▶ ")
+    term.keys(b"?")
+    assert not any("Press ? again" in line for line in text_of(screen_of(term)))
+
+
+def test_the_real_command_on_a_pseudo_terminal():
+    """`courtside sim` itself, on a pty of 80x24: its screen read through pyte, keys typed
+    in, Esc to leave with exit status 0 and the terminal given back."""
+    import fcntl
+    import os
+    import select
+    import struct
+    import subprocess
+    import sys
+    import termios
+    import time
+
+    main, child = os.openpty()
+    fcntl.ioctl(child, termios.TIOCSWINSZ, struct.pack("HHHH", terminal.HEIGHT, terminal.WIDTH, 0, 0))
+    proc = subprocess.Popen([sys.executable, "-m", "courtside_host.cli", "sim"], stdin=child, stdout=child,
+                            stderr=child, close_fds=True)
+    os.close(child)
+    screen = pyte.Screen(terminal.WIDTH, terminal.HEIGHT)
+    stream = pyte.ByteStream(screen)
+
+    def read_for(seconds):
+        end = time.monotonic() + seconds
+        while time.monotonic() < end:
+            ready, _, _ = select.select([main], [], [], 0.05)
+            if ready:
+                try:
+                    stream.feed(os.read(main, 65536))
+                except OSError:
+                    return
+
+    try:
+        read_for(2.0)
+        assert screen.display[0].startswith("Courtside simulator · Dodge Ball")
+        for key in (b"1", b"q"):
+            os.write(main, key)
+            read_for(0.4)
+        assert "Joined: P1, P2" in screen.display[21]
+        os.write(main, b"\x1b")
+        assert proc.wait(timeout=10) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        os.close(main)

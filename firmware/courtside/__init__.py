@@ -21,5 +21,6 @@ except ImportError:
 
 VERSION = "0.1.0"
 # Version of the event stream (docs/events.md). Raised whenever a field changes meaning
-# or the same inputs give other lines (2: inputs recorded, settings in hello).
-STREAM = 2
+# or the same inputs give other lines (2: inputs recorded, settings in hello; 3: early
+# settled in the verdict, a long press leaves the die mode).
+STREAM = 3

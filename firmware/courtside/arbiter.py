@@ -12,7 +12,17 @@ passed the contest is judged:
 
 Separately, an answer (DODGE or CATCH) is *early* when no other player's THROW is open
 for it: a THROW opens at its press, stays open ``answer_us``, and is closed by the first
-answer from another player.
+answer from another player. An early answer is one of two things:
+
+- ``NO_THROW`` ("no throw open"): no other player threw within ``answer_us`` before it;
+- ``ANSWERED`` ("throw already answered"): there was such a throw, but another answer
+  met it first.
+
+Early is known twice, in ``Press.early``. At the press it is True or False, judged on
+the order the presses arrived in, for the sound and the box LED at once. At the verdict
+it is settled on the judged order, after any tie draw, and becomes False, ``NO_THROW``
+or ``ANSWERED``: when two answers tie, the one the draw puts first meets the throw and
+the other has answered a throw already answered.
 
     arb = Arbiter(settings, Fair(os.urandom))
     press = arb.press(player, button, stamp)    # a Press, with contest, lag, early
@@ -26,6 +36,8 @@ DODGE = 1
 CATCH = 2
 PASS = 3
 NAMES = ("THROW", "DODGE", "CATCH", "PASS")
+NO_THROW = "no throw open"
+ANSWERED = "throw already answered"
 _OPEN_THROWS = 16  # at most this many throws are remembered as open
 
 
@@ -37,7 +49,7 @@ class Press:
         self.stamp = stamp      # tick of the first edge
         self.contest = 0
         self.lag = 0            # us behind the contest's first press
-        self.early = False
+        self.early = False      # on arrival: a bool; from the verdict: NO_THROW, ANSWERED
         self.rank = 0           # 1-based, shared by tied presses
         self.tie = False
 
@@ -97,7 +109,8 @@ class Arbiter:
         self.contests = 0
         self.open = None        # the contest still taking presses
         self.done = []          # judged contests not yet collected by poll
-        self.throws = []        # open throws: Press objects
+        self.throws = []        # open throws as the presses arrived: Press objects
+        self.judged = []        # throws in judged order: [Press, answered]
 
     def configure(self, settings):
         self.tie_us = settings["tie_us"]
@@ -178,4 +191,27 @@ class Arbiter:
         if contest is self.open:
             self.open = None
         contest.order, contest.ties = judge(contest.presses, self.tie_us, self.rng)
+        for p in contest.order:
+            p.early = self._settle(p)
         return contest
+
+    def _settle(self, p):
+        """Early or not for ``p``, taken in judged order: False, NO_THROW or ANSWERED."""
+        throws = self.judged
+        while throws and diff(p.stamp, throws[0][0].stamp) >= self.answer_us:
+            throws.pop(0)
+        if p.button == THROW:
+            if len(throws) >= _OPEN_THROWS:
+                throws.pop(0)
+            throws.append([p, False])
+            return False
+        if p.button not in (DODGE, CATCH):
+            return False
+        seen = False
+        for throw in throws:
+            if throw[0].player != p.player:
+                if not throw[1]:
+                    throw[1] = True   # this answer meets that throw
+                    return False
+                seen = True
+        return ANSWERED if seen else NO_THROW

@@ -262,8 +262,8 @@ def board(pins_path="pinmap.json"):
     pins = pinmap.load(pins_path)
     from courtside.start import ON_BOARD
     if not ON_BOARD:  # the virtual Pico on a laptop
-        from courtside_sim.board import SimBoard
-        return SimBoard(pins)
+        from courtside_sim.live import LiveBoard
+        return LiveBoard(pins)
     from courtside.hw import pico
     return pico.Pico(pins, dict(config.DEFAULTS, capture="irq"))
 

@@ -108,22 +108,18 @@ class Core:
         self._settle()
         if due is not None:
             idle = False
-            if due < soonest:
-                soonest = due
+            soonest = min(soonest, due)
         due = ctx.lights.run(now)
         if due is not None:
             idle = False
-            if due < soonest:
-                soonest = due
+            soonest = min(soonest, due)
         due = ctx.tunes.step(now)
         if due is not None:
             idle = False
-            if due < soonest:
-                soonest = due
+            soonest = min(soonest, due)
         if self.debouncer.busy():
             idle = False
-            if soonest > _BUSY_MS:
-                soonest = _BUSY_MS
+            soonest = min(soonest, _BUSY_MS)
         self.idle = idle and not lines
         if unsent != self.unsent:  # the laptop stopped reading for a while: say how long
             self._emit("unsent", lines=unsent - self.unsent, total=unsent)

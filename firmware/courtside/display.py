@@ -4,12 +4,20 @@ A frame is a ``bytearray(192)``: RGB for pixel (x, y) at ``3 * (8 * y + x)``, y 
 row. Colour carries player identity; shape carries meaning, so the matrix still reads
 for a player who cannot tell two colours apart (box LEDs repeat each verdict).
 
+Player colours are the ones a box LED can have (red, yellow, green, orange: LEDs of
+about 2 V, which the Pico's 3.3 V pins can drive), so a box's LED and its player's colour
+on the matrix are the same colour: box 1 red, box 2 yellow, box 3 green, box 4 orange.
+
 Dodge Ball contest: one band of two rows per rank, top band first. A band in one colour
 is a player alone on that rank. A tie is a band split into the tied players' colours over
-a dashed white bottom row: the tie mark.
+a dashed white bottom row: the tie mark. An early answer's part of its band is thin (its
+bottom row dark): the early mark.
+
+The lobby shows its game in the four centre pixels: white for Dodge Ball, a deathball's
+violet for the refereed Deathball (the die mode shows a dim six).
 """
 
-COLOURS = ((255, 40, 0), (0, 70, 255), (0, 210, 40), (255, 170, 0))  # players 1..4
+COLOURS = ((255, 0, 0), (255, 150, 0), (0, 210, 40), (255, 60, 0))  # players 1..4
 WHITE = (255, 255, 255)
 DIM = 12
 
@@ -29,8 +37,12 @@ def dim(rgb, level=DIM):
     return (rgb[0] * level // 255, rgb[1] * level // 255, rgb[2] * level // 255)
 
 
-def lobby(joined):
-    """One 4x4 quadrant per box: bright when joined, a dim corner when not."""
+_REFEREE_MARK = (110, 0, 150)   # a deathball's violet
+
+
+def lobby(joined, game="dodgeball"):
+    """One 4x4 quadrant per box: bright when joined, a dim corner when not; the centre
+    four pixels say which game the lobby is for."""
     frame = blank()
     for box in range(4):
         ox, oy = 4 * (box % 2), 4 * (box // 2)
@@ -42,18 +54,29 @@ def lobby(joined):
                     put(frame, ox + x, oy + y, colour if edge or (x + y) % 2 else dim(colour, 60))
                 elif (x, y) == (0, 0) or (x, y) == (3, 3):
                     put(frame, ox + x, oy + y, dim(colour, 40))
+    if game in ("dodgeball", "referee"):
+        mark = WHITE if game == "dodgeball" else _REFEREE_MARK
+        for y in (3, 4):
+            put(frame, 3, y, mark)
+            put(frame, 4, y, mark)
     return frame
 
 
-def contest(bands):
-    """``bands``: per rank, the list of players in it (two or more = a tie); 4 ranks shown."""
+def contest(bands, early=None):
+    """``bands``: per rank, the list of players in it (two or more = a tie); 4 ranks shown.
+    ``early``: per band, a bit (1 << player) for each player whose press in it was an
+    early answer."""
     frame = blank()
     for r in range(min(4, len(bands))):
         players = bands[r]
+        thin = early[r] if early else 0
         k = len(players)
         for x in range(8):
-            colour = COLOURS[players[x * k // 8]]
+            player = players[x * k // 8]
+            colour = COLOURS[player]
             put(frame, x, 2 * r, colour)
+            if thin >> player & 1:
+                continue
             if k == 1:
                 put(frame, x, 2 * r + 1, colour)
             elif x % 2 == 0:
@@ -62,16 +85,21 @@ def contest(bands):
 
 
 def bands_of(order):
-    """Bands for ``contest`` from an ordered list of presses (rank, player)."""
+    """(bands, early) for ``contest`` from presses in judged order (rank, player,
+    early)."""
     bands = []
+    early = []
     last = None
     for p in order:
         if p.rank != last:
             bands.append([p.player])
+            early.append(0)
             last = p.rank
         elif p.player not in bands[-1]:
             bands[-1].append(p.player)
-    return bands
+        if p.early:
+            early[-1] |= 1 << p.player
+    return bands, early
 
 
 def fault(box):

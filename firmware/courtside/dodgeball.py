@@ -2,8 +2,11 @@
 
 The rulebook has no turns: cards are evaluated in the order they are played. Each press
 is logged at once with its contest and lag; when the contest window has passed, the
-verdict (order, ranks, ties with their fair draw) is logged, drawn on the matrix in
-player colours, blinked on each box LED and sounded on the buzzer.
+verdict (order, ranks, ties with their fair draw, early answers settled on that order)
+is logged, drawn on the matrix in player colours, blinked on each box LED and sounded on
+the buzzer. An early answer sounds and blinks at once (judged on arrival) and is marked
+again at the verdict as the judged order settles it ("no throw open" or "throw already
+answered", ``courtside.arbiter``).
 """
 
 from courtside import display, lights
@@ -43,7 +46,8 @@ class DodgeBall(Stage):
         # Until the verdict the matrix shows arrivals, one band each, in time order.
         ref = contest.first
         arrived = sorted(contest.presses, key=lambda q: (diff(q.stamp, ref), q.n))
-        ctx.show(display.contest([[q.player] for q in arrived]))
+        ctx.show(display.contest([[q.player] for q in arrived],
+                                 [1 << q.player if q.early else 0 for q in arrived]))
 
     def poll(self, ctx, now):
         for contest in self.arbiter.poll(now):
@@ -64,14 +68,15 @@ class DodgeBall(Stage):
 
     def _verdict(self, ctx, contest):
         order = [{"n": p.n, "p": p.player + 1, "b": NAMES[p.button], "rank": p.rank, "lag": p.lag,
-                  "tie": p.tie} for p in contest.order]
+                  "tie": p.tie, "early": p.early} for p in contest.order]
         ctx.emit("verdict", c=contest.number, order=order, tie_us=self.arbiter.tie_us)
         tied = False
         for rank, players, gap in contest.ties:
             ctx.emit("tie", c=contest.number, rank=rank, players=sorted(q + 1 for q in players),
                      draw=[q + 1 for q in players], gap=gap)
             tied = True
-        ctx.show(display.contest(display.bands_of(contest.order)))
+        bands, early = display.bands_of(contest.order)
+        ctx.show(display.contest(bands, early))
         best = {}
         for p in contest.order:
             if p.player not in best:

@@ -28,7 +28,7 @@ class Lobby(Stage):
     def start(self, ctx):
         ctx.players = []
         ctx.emit("lobby", game=self.game)
-        ctx.show(display.lobby(ctx.players))
+        ctx.show(display.lobby(ctx.players, self.game))
 
     def press(self, ctx, box, button, stamp):
         players = ctx.players
@@ -39,7 +39,7 @@ class Lobby(Stage):
         ctx.emit("join", p=box + 1)
         ctx.led(box, True)
         ctx.tone("join")
-        ctx.show(display.lobby(players))
+        ctx.show(display.lobby(players, self.game))
 
     def poll(self, ctx, now):
         preload = self.preload

@@ -45,8 +45,8 @@ def main(pins_path=PINMAP, settings_path=SETTINGS):
         hw = pico.Pico(pins, settings)
         rng_source = hw.random_bytes
     else:
-        from courtside_sim.board import SimBoard
-        hw = SimBoard(pins, settings_path=settings_path)
+        from courtside_sim.live import LiveBoard
+        hw = LiveBoard(pins, settings_path=settings_path)
         import os
         rng_source = os.urandom
     return _run(hw, pins, settings, settings_path, rng_source)

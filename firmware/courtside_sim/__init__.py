@@ -3,7 +3,8 @@ the headless runner. It runs on CPython and on the MicroPython unix port, and is
 deployed to a board (``firmware/manifest.py`` leaves it out): on a laptop it takes the
 place of ``courtside.hw.pico``, under the unchanged ``courtside`` core.
 
-- ``board``: ``SimBoard``, the hardware layer in virtual or real time;
+- ``board``: ``SimBoard``, the hardware layer in virtual time;
+- ``live``: ``LiveBoard``, the same in real time (the keyboard, the virtual Pico);
 - ``script``: reading and checking scripts (docs/simulator.md), as a stream;
 - ``console``: command lines and ``sim`` presses from standard input (the virtual Pico);
 - ``headless``: ``python -m courtside_sim.headless SCRIPT`` prints the event stream.

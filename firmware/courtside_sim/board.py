@@ -6,8 +6,8 @@ same 2**30 tick circle, with the same pin map. It runs in one of two clocks:
 - *virtual* (headless scripts, replay): time jumps from one scripted input to the next,
   so a script of an hour's play runs in moments and the same script with the same seed
   gives the same stream, byte for byte, on CPython and on the MicroPython unix port;
-- *real* (keyboard, virtual Pico): time is the host's monotonic clock and presses
-  arrive through ``inject``.
+- *real* (keyboard, virtual Pico): ``courtside_sim.live.LiveBoard``, on the host's
+  monotonic clock, with presses arriving through ``inject``.
 
 ``busy_ms`` models a main loop that is slow to come back for its snapshots: each pass
 then waits at least that long, so a burst of edges can fill the ring and be reported as
@@ -22,18 +22,12 @@ the firmware from its own flash.
 """
 
 import sys
-import time
 
 SETTLE_US = 5000000   # after the last input, the simulator runs on this long
 
 
 class Capture:
     name = "sim"
-
-
-def _monotonic_us():
-    ticks = getattr(time, "ticks_us", None)   # MicroPython; CPython has monotonic_ns
-    return ticks() if ticks else time.monotonic_ns() // 1000
 
 
 class SimBoard:
@@ -60,7 +54,6 @@ class SimBoard:
         self.frame = bytearray(192)
         self.leds = [False] * pins.boxes
         self.unsent = 0
-        self.event = None
 
     def play(self, script):
         """Run on ``script`` in virtual time: anything with ``next_time()``, ``take()`` and
@@ -71,9 +64,7 @@ class SimBoard:
     # clock and waiting ------------------------------------------------------------------
 
     def ticks_us(self):
-        if self.virtual:
-            return self._wrap(self.t0 + self.vt)
-        return self._wrap(_monotonic_us())
+        return self._wrap(self.t0 + self.vt)
 
     def advance(self, ms):
         """Virtual time: what ``wait`` is in real time, for ``driver.run_virtual``."""
@@ -83,23 +74,8 @@ class SimBoard:
         return self._advance(us)
 
     async def wait(self, ms):
-        if self.virtual:
-            return self.advance(ms)
-        import asyncio
-        us = ms * 1000
-        if us and us < self.busy_us:
-            us = self.busy_us
-        if self.event is None:
-            self.event = asyncio.Event()
-        if self.busy_us:
-            await asyncio.sleep(self.busy_us / 1e6)
-        if not self.event.is_set() and us > self.busy_us:
-            try:
-                await asyncio.wait_for(self.event.wait(), (us - self.busy_us) / 1e6)
-            except asyncio.TimeoutError:
-                pass
-        self.event.clear()
-        return True
+        """For ``driver.run`` (bring-up runs so): virtual time needs no real waiting."""
+        return self.advance(ms)
 
     def _advance(self, us):
         """Move virtual time on by ``us`` or to the next input, whichever comes first;
@@ -149,14 +125,6 @@ class SimBoard:
         self.level = level
         return True
 
-    def inject(self, button, closed):
-        """Real-time input (keyboard, virtual Pico): one edge, stamped now as an interrupt
-        would."""
-        if self._set(button, closed):
-            self.ring.put(self.ticks_us(), self.level)
-            if self.event is not None:
-                self.event.set()
-
     # the rest of the interface ----------------------------------------------------------
 
     def levels(self):
@@ -184,24 +152,11 @@ class SimBoard:
             return self.lines.pop(0)
         return None
 
-    def feed_line(self, line):
-        """A command line from the keyboard or the virtual Pico's serial port."""
-        self.lines.append(line)
-        if self.event is not None:
-            self.event.set()
-
     def write_line(self, text):
         self.out(text)
 
     def save_settings(self, settings):
-        """Write the settings where this board keeps them; returns why not, or None."""
-        import json
-        try:
-            with open(self.settings_path, "w") as f:
-                f.write(json.dumps(settings))
-        except (OSError, TypeError) as e:
-            return "settings not saved: %s" % e
-        return None
+        return "a simulated board has nowhere to save settings"
 
     def main_held(self):
         return not self.level & (1 << self.pins.button_gpio[self.pins.main_id])

@@ -25,6 +25,8 @@ from courtside.deathball.die import Dice
 from courtside.deathball.engine import OVER, PLAY, SETUP, Game
 from courtside.fair import Fair, seeded
 
+from courtside_host import problem
+
 Z95 = 1.959964  # two-sided 95% normal quantile
 # Upper 5% points of chi-square for 1..3 degrees of freedom (NIST/SEMATECH e-Handbook,
 # section 1.3.6.7.4): the bound for "seats differ" with 2, 3 or 4 players.
@@ -188,8 +190,7 @@ def add_arguments(parser):
 
 def run(args):
     if args.games < 1:
-        sys.stderr.write("--games must be at least 1\n")
-        return 2
+        return problem.report("analyse", "--games must be at least 1", problem.UNUSABLE)
     result = analyse(args.games, args.seed, args.players, args.policy)
     if args.json:
         print(json.dumps(result, indent=1))

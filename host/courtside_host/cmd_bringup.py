@@ -6,6 +6,9 @@ The board must carry the firmware (``courtside deploy``). The test itself runs o
 board (``courtside.bringup``), started through ``mpremote``; its lines appear here as it
 goes. Watch the matrix, the box LEDs and the buzzer, and press every button once when
 asked. Ctrl-C stops it and leaves the board dark and silent.
+
+Exit status: 0 when every check passed (every button pressed, none shorted), 1 when a
+check failed or the test did not finish (the report says which).
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ import sys
 
 from courtside.bringup import BUTTONS_S
 
-from . import board
+from . import board, problem
 
 
 def add_arguments(parser):
@@ -35,15 +38,30 @@ def command(port: str, quick: bool = False, buttons_s: int = BUTTONS_S) -> list:
     return [sys.executable, "-m", "mpremote", "connect", port, "exec", board_code(quick, buttons_s)]
 
 
+def outcome(lines):
+    """What the board's report says: None when every check passed, else the problem."""
+    faults = [line for line in lines if line.startswith("FAULT")]
+    last = lines[-1] if lines else ""
+    if last.startswith("bring-up done: never pressed:"):
+        faults.append(last[len("bring-up done: "):])
+    elif not last.startswith("bring-up done: all"):
+        return "the board did not finish the test (is the firmware on it? courtside deploy)"
+    return "; ".join(faults) if faults else None
+
+
 def run(args) -> int:
     try:
         port = board.find_port(args.port)
     except board.BoardError as e:
-        print("courtside bringup: %s" % e, file=sys.stderr)
-        return 1
+        return problem.report("bringup", str(e))
     print("bring-up on %s: watch the matrix, the box LEDs and the buzzer; Ctrl-C stops" % port)
-    status = subprocess.call(command(port, args.quick, args.buttons_seconds))
-    if status:
-        print("courtside bringup: the board did not finish the test (is the firmware on it? "
-              "courtside deploy)", file=sys.stderr)
-    return status
+    lines = []
+    with subprocess.Popen(command(port, args.quick, args.buttons_seconds), stdout=subprocess.PIPE,
+                          text=True, errors="replace") as proc:
+        for line in proc.stdout or ():
+            print(line, end="", flush=True)
+            lines.append(line.rstrip("\r\n"))
+    wrong = outcome([line for line in lines if line.strip()])
+    if wrong is None and proc.returncode == 0:
+        return 0
+    return problem.report("bringup", wrong or "mpremote failed (exit status %d)" % proc.returncode)

@@ -9,6 +9,7 @@ from pathlib import Path
 from rich.console import Console
 
 from courtside_host import deploy as dep
+from courtside_host import problem
 from courtside_host.board import BoardError, find_port
 
 
@@ -83,8 +84,7 @@ def run(args):
                             timeout=args.timeout, on_step=step)
     except BoardError as e:
         progress.stop()
-        console.print("[bold red]deploy failed:[/] %s" % e)
-        return 1
+        return problem.report("deploy", str(e))
     finally:
         progress.stop()
     sent = ", ".join(result.sent) if len(result.sent) <= 6 else "%d files" % len(result.sent)

@@ -11,6 +11,7 @@ from rich.console import Console
 from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn
 
 from courtside_host import flash as fl
+from courtside_host import problem
 from courtside_host.board import BoardError, connect, wait_for_port
 
 
@@ -53,8 +54,7 @@ def run(args):
         port = wait_for_port(args.port, timeout=args.wait)
         version, machine = board_version(port, args.wait)
     except (BoardError, OSError) as e:
-        console.print("[bold red]flash failed:[/] %s" % e)
-        return 1
+        return problem.report("flash", str(e))
     console.print("[bold green]ok:[/] MicroPython %s on %s at %s; next: courtside deploy"
                   % (".".join(str(v) for v in version), machine, port))
     return 0

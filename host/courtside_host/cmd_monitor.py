@@ -3,9 +3,12 @@
     courtside monitor                            # until Ctrl-C; log in logs/
     courtside monitor --start --send "mode die"  # restart the firmware, then send a command
     courtside monitor --until verdict --for 30 --log game.jsonl
+    courtside monitor --name 1=Ann --name 2=Bo   # players by name (the log keeps numbers)
 
 On connecting it sends ``ping`` and ``get``, so the log records the firmware version and
-the settings in force (replay uses them).
+the settings in force (replay uses them). Events are shown by the one renderer
+(``courtside_host.render``, through ``monitor``): sentences, verdict tables, and in
+Deathball the board after every move.
 """
 
 import sys
@@ -15,7 +18,7 @@ from pathlib import Path
 import serial
 from rich.console import Console
 
-from courtside_host import eventlog, monitor
+from courtside_host import eventlog, monitor, problem, render
 from courtside_host.board import BoardError, Lines, event, find_port
 
 
@@ -31,6 +34,8 @@ def add_arguments(parser):
     parser.add_argument("--until", metavar="EV", help="stop after the first event of this kind")
     parser.add_argument("--for", dest="seconds", type=float, help="stop after this many seconds")
     parser.add_argument("--raw", action="store_true", help="also show lines that are not events")
+    parser.add_argument("--name", action="append", default=[], metavar="N=NAME",
+                        help="show player N by this name (repeatable)")
 
 
 def start_firmware(ser):
@@ -54,7 +59,8 @@ def typed_lines(out):
     threading.Thread(target=read, daemon=True).start()
 
 
-def watch(ser, console, log=None, send=(), until=None, seconds=None, raw=False, typed=None):
+def watch(ser, console, log=None, send=(), until=None, seconds=None, raw=False, typed=None,  # noqa: PLR0917
+          names=None):
     """Show events from ``ser`` until ``until`` is seen, ``seconds`` pass or Ctrl-C.
 
     Returns the events seen (dicts). Command lines in ``send`` go out once the firmware has
@@ -67,6 +73,7 @@ def watch(ser, console, log=None, send=(), until=None, seconds=None, raw=False, 
     started = time.monotonic()
     send_at = started + 1.0
     seen = []
+    view = monitor.Monitor(names)
     while seconds is None or time.monotonic() - started < seconds:
         if pending and time.monotonic() >= send_at:
             # "a;b" sends both lines in one write, e.g. two presses at (nearly) one moment
@@ -88,8 +95,7 @@ def watch(ser, console, log=None, send=(), until=None, seconds=None, raw=False, 
             log.line(text)
         if ev["ev"] == "pong" and pending and send_at > time.monotonic():
             send_at = time.monotonic()
-        shown = monitor.show(ev)
-        if shown is not None:
+        for shown in view.show(ev):
             console.print(shown)
         if until and ev["ev"] == until:
             break
@@ -99,11 +105,14 @@ def watch(ser, console, log=None, send=(), until=None, seconds=None, raw=False, 
 def run(args):
     console = Console(highlight=False)
     try:
+        names = render.Names(render.parse_names(args.name))
+    except ValueError as e:
+        return problem.report("monitor", str(e), problem.UNUSABLE)
+    try:
         port = find_port(args.port)
         ser = serial.Serial(port, 115200, timeout=0.05, exclusive=True)
     except (BoardError, serial.SerialException) as e:
-        console.print("[bold red]monitor:[/] %s" % e)
-        return 1
+        return problem.report("monitor", str(e))
     log = None
     if not args.no_log:
         path = args.log or eventlog.default_path()
@@ -118,18 +127,16 @@ def run(args):
             typed_lines(typed)
             console.print("[dim]type a command and Enter to send it (ping, get, set tie_us=800, "
                           "mode die, ...); Ctrl-C to stop[/]")
-        seen = watch(ser, console, log, args.send, args.until, args.seconds, args.raw, typed)
+        seen = watch(ser, console, log, args.send, args.until, args.seconds, args.raw, typed, names)
     except KeyboardInterrupt:
         seen = None
     except (serial.SerialException, OSError) as e:
-        console.print("[bold red]monitor:[/] the board went away (%s)%s"
-                      % (e, "; the log is saved" if log else ""))
-        return 1
+        return problem.report("monitor", "the board went away (%s)%s"
+                              % (e, "; the log is saved" if log else ""))
     finally:
         ser.close()
         if log:
             log.close()
     if args.until and seen is not None and not any(e["ev"] == args.until for e in seen):
-        console.print("[yellow]no %s event arrived[/]" % args.until)
-        return 1
+        return problem.report("monitor", "no %s event arrived" % args.until)
     return 0

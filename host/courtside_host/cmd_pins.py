@@ -19,7 +19,7 @@ from pathlib import Path
 
 from courtside import pinmap
 
-from . import hwdocs
+from . import hwdocs, problem
 
 
 def add_arguments(parser):
@@ -93,6 +93,5 @@ def run(args) -> int:
             print("wrote %s" % args.output)
             return 0
     except (OSError, ValueError) as e:  # PinMapError is a ValueError, and so is bad JSON
-        print("courtside pins: %s" % e, file=sys.stderr)
-        return 1
+        return problem.report("pins", str(e))
     return 2

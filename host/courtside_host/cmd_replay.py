@@ -2,9 +2,13 @@
 
     courtside replay logs/courtside-20261130-190000.jsonl            # must match the board
     courtside replay game.jsonl --tie-us 5000                        # what if the window were 5 ms?
+    courtside replay game.jsonl --svg pictures --name 1=Ann          # every contest as a timeline
 
 Every session in the log (one per ``hello``) is replayed through the firmware's own core,
-Dodge Ball and Deathball alike (docs/laptop.md#replay). Exit status: 0 when the replay
+Dodge Ball and Deathball alike (docs/laptop.md#replay); each contest is headed with the
+settings it was judged with, and each game's end (a Deathball winner) is compared too. With
+``--svg DIR`` every contest is also drawn as a timeline (``courtside_host.timeline``).
+Exit status: 0 when the replay
 with the recorded settings gives the board's stream (or when other settings were asked
 for), 1 when it does not (a log from other firmware, or a damaged log), 2 when there is
 nothing to replay or the command is wrong.
@@ -15,7 +19,7 @@ from pathlib import Path
 from rich.columns import Columns
 from rich.console import Console
 
-from courtside_host import eventlog, monitor
+from courtside_host import eventlog, monitor, problem, render, timeline
 from courtside_host import replay as rp
 
 
@@ -25,15 +29,21 @@ def add_arguments(parser):
     parser.add_argument("--contest-ms", type=int, help="judge with this contest window (ms)")
     parser.add_argument("--answer-ms", type=int, help="judge with this answer window (ms)")
     parser.add_argument("--all", action="store_true", help="show every contest, not only differences")
+    parser.add_argument("--svg", type=Path, metavar="DIR",
+                        help="draw every contest as a timeline, one SVG file each, into DIR")
+    parser.add_argument("--name", action="append", default=[], metavar="N=NAME",
+                        help="show player N by this name (repeatable)")
 
 
 def run(args):
     console = Console(highlight=False)
     try:
+        names = render.Names(render.parse_names(args.name))
         events = eventlog.read(args.log)
+    except ValueError as e:
+        return problem.report("replay", str(e), problem.UNUSABLE)
     except OSError as e:
-        console.print("[bold red]replay:[/] %s" % e)
-        return 2
+        return problem.report("replay", "cannot read %s (%s)" % (args.log, e.strerror or e), problem.UNUSABLE)
     overrides = {k: v for k, v in (("tie_us", args.tie_us), ("contest_ms", args.contest_ms),
                                    ("answer_ms", args.answer_ms)) if v is not None}
     if overrides:
@@ -41,15 +51,16 @@ def run(args):
         try:
             config.merged(config.DEFAULTS, overrides)
         except ValueError as e:
-            console.print("[bold red]replay:[/] %s" % e)
-            return 2
+            return problem.report("replay", str(e), problem.UNUSABLE)
     report = rp.rejudge(events, overrides)
     if report.skipped:
-        console.print("[yellow]%d events before the first hello were not replayed (the log "
-                      "starts in the middle of a session)[/]" % report.skipped)
-    if not report.sessions:
-        console.print("nothing to replay in %s: no session starts in it" % args.log)
-        return 2
+        console.print("[yellow]the log starts in the middle of a session: its first %d events, before "
+                      "any game start, were not replayed through the whole firmware[/]" % report.skipped)
+    for note in report.notes:
+        console.print("[yellow]%s[/]" % note)
+    if not report.sessions and not report.contests:
+        return problem.report("replay", "nothing to replay in %s: no session or game starts in it, "
+                              "and it holds no presses" % args.log, problem.UNUSABLE)
     import courtside
     if report.firmware and report.firmware != courtside.VERSION:
         console.print("[yellow]the log comes from Courtside %s; replaying with %s[/]"
@@ -72,16 +83,29 @@ def run(args):
     judging = ", ".join("%s=%s" % (k, v) for k, v in sorted(overrides.items())) or "the recorded settings"
     differing = report.differing()
     for c in report.contests:
+        if args.svg:
+            _draw(args.svg, c, names)
         if c.same and not args.all:
             continue
         game, number = c.number
-        title = "session %d game %d contest %d" % (c.session, game, number)
-        left = monitor.verdict_table(c.recorded, title + ": board") if c.recorded else \
+        where = "session %d game %d" % (c.session, game) if c.session else "before the first game start"
+        title = "%s, %s" % (where, render.contest_heading(c.recorded or c.replayed, c.settings))
+        left = monitor.verdict_table(c.recorded, title + ": board", names) if c.recorded else \
             title + ": no verdict on the board"
-        right = monitor.verdict_table(c.replayed, "replay (%s)" % judging) if c.replayed else \
+        right = monitor.verdict_table(c.replayed, "replay (%s)" % judging, names) if c.replayed else \
             "replay: no such contest"
         console.print(Columns([left, right], padding=(0, 4)))
         console.print()
+    for o in report.outcomes:
+        if o.recorded is None and o.replayed is None:
+            continue
+        end = render.sentence(o.recorded or o.replayed, names)
+        same = "on the board and in the replay" if o.same else "[bold red]but the replay says: %s[/]" % (
+            render.sentence(o.replayed, names) if o.replayed else "no end")
+        console.print("session %d game %d (%s): %s %s" % (o.session, o.game, render.mode_name(o.mode), end,
+                                                          same))
+    if args.svg:
+        console.print("timelines of %d contests in %s" % (len(report.contests), args.svg))
     events_replayed = sum(len(s.replayed) for s in report.sessions)
     console.print("%d sessions, %d events replayed with %s: %s; %d contests, %s"
                   % (len(report.sessions), events_replayed, judging,
@@ -89,6 +113,16 @@ def run(args):
                      "%d sessions differ" % len(report.differences) if not overrides else "what if",
                      len(report.contests),
                      "every verdict the same" if not differing else "%d verdicts differ" % len(differing)))
-    if not overrides and not report.identical:
+    if not overrides and (not report.identical or not all(o.same for o in report.outcomes)):
         return 1
     return 0
+
+
+def _draw(folder, contest, names):
+    verdict = contest.replayed or contest.recorded
+    game, number = contest.number
+    folder.mkdir(parents=True, exist_ok=True)
+    name = "session%d-game%d-contest%d.svg" % (contest.session, game, number)
+    title = "%s: %s" % ("session %d game %d" % (contest.session, game) if contest.session else
+                        "before the first game start", render.contest_heading(verdict, contest.settings))
+    (folder / name).write_text(timeline.draw(verdict, names, title), encoding="utf-8")

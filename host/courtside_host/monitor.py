@@ -1,172 +1,124 @@
-"""How events read on screen: each event as a line or a small table, in player colours.
+"""How events read in the monitor and in replay: the renderer's sentences, in colour.
 
-Pure presentation: ``show(ev)`` returns a rich renderable (or None for events not worth a
-line), so the monitor, the replay tool and the tests share it.
+Pure presentation over ``courtside_host.render``: a ``Monitor`` follows the stream and
+returns, for each event, rich renderables (or nothing for events not worth a line):
 
-- a press: who, which button, which contest, how far behind the first press;
-- a verdict: the contest's order as a table, rank by rank, with lags and ties;
-- a tie: who tied, how close, and the fair draw that ordered them;
-- faults, stuck buttons, dropped edges and errors stand out;
-- in Deathball, every ``position`` is drawn as the 8x8 board.
+- every event as its sentence, each player's name in the player's colour;
+- a verdict as a table, rank by rank, with lags, ties and early answers;
+- faults, stuck buttons, dropped edges, errors and early answers stand out;
+- in Deathball, the board, rebuilt from the stream, after every move (each ``turn``), at
+  the winner and for each ``position``.
+
+    mon = Monitor(Names({1: "Ann"}))
+    for ev in events: console.print(*mon.show(ev))
 """
 
 from rich.table import Table
 from rich.text import Text
 
-COLOURS = ("red", "blue", "green", "yellow")   # players 1..4, as on the matrix
+from courtside_host import render
+
+_STYLES = {
+    "tie": "bold magenta", "stuck": "bold red", "fault": "bold red", "overflow": "bold red",
+    "error": "bold red", "unsent": "bold red", "winner": "bold green", "death": "bold",
+    "refuse": "yellow", "withdrawn": "yellow", "hello": "bold", "start": "bold",
+}
+_BOARD_AFTER = ("turn", "winner")
 
 
-def player(p):
+def colour(p):
+    return "bold #%02x%02x%02x" % render.rgb(p)
+
+
+def player(p, names=None):
+    names = names or render.Names()
     if not isinstance(p, int) or not 1 <= p <= 4:
-        return Text("main" if p == 0 else "P?", style="bold")
-    return Text("P%d" % p, style="bold " + COLOURS[p - 1])
+        return Text(names.who(p), style="bold")
+    return Text(names.label(p), style=colour(p))
 
 
-def ms(us):
-    return "%.3f ms" % (us / 1000.0)
-
-
-def clock(t):
-    t = int(t or 0)
-    return "%3d:%02d.%03d" % (t // 60000000, t // 1000000 % 60, t // 1000 % 1000)
-
-
-def _line(ev, *parts, style=None):
-    text = Text(clock(ev.get("t")) + "  ", style="dim")
-    for part in parts:
-        text.append(part if isinstance(part, Text) else Text(str(part), style=style))
+def line(ev, names=None):
+    """The event's sentence after its time, player labels in their colours (None: none)."""
+    names = names or render.Names()
+    words = render.sentence(ev, names)
+    if words is None:
+        return None
+    kind = ev.get("ev")
+    style = _STYLES.get(kind, "")
+    if kind == "press" and ev.get("early"):
+        style = "bold yellow"
+    text = Text(render.clock(ev.get("t")) + "  ", style="dim")
+    body = Text(words, style=style)
+    for p in range(1, 5):
+        body.highlight_words([names.label(p)], style=colour(p))
+    text.append(body)
     return text
 
 
-def verdict_table(ev, title=None):
-    table = Table(title=title or "contest %s" % ev.get("c"), title_justify="left",
+def verdict_table(ev, title=None, names=None, settings=None):
+    names = names or render.Names()
+    table = Table(title=title or render.contest_heading(ev, settings), title_justify="left",
                   show_edge=False, pad_edge=False)
-    for name in ("rank", "player", "button", "behind first", "press"):
+    for name in ("rank", "player", "button", "behind first", "early", "press"):
         table.add_column(name, justify="right" if name in ("rank", "behind first", "press") else "left")
     for o in ev.get("order", []):
-        rank = Text(str(o.get("rank")) + (" tie" if o.get("tie") else ""),
+        rank = Text(render.rank_word(o.get("rank", 0)) + (" (tie)" if o.get("tie") else ""),
                     style="bold magenta" if o.get("tie") else "")
-        table.add_row(rank, player(o.get("p")), o.get("b", ""), ms(o.get("lag", 0)),
+        early = Text("EARLY: " + render.early_words(o["early"]), style="bold yellow") \
+            if o.get("early") else ""
+        table.add_row(rank, player(o.get("p"), names), o.get("b", ""), render.ms(o.get("lag", 0)), early,
                       "#%s" % o.get("n"))
     return table
 
 
-def board(text):
-    """The Deathball board from a position text (notation) as an 8x8 grid, row 8 on top."""
-    from courtside.deathball import notation
-    # During set-up a player not yet placed is written "4@?"; the board shows the others.
-    tokens = [tok for tok in text.split() if not tok.endswith("@?")]
-    try:
-        pos = notation.parse(" ".join(tokens))
-    except ValueError:
-        return Text("position " + text)
-    cells = {}
-    for box, square in pos["where"].items():
-        if isinstance(square, int) and square >= 0:
-            cells[square] = Text(str(box + 1), style="bold " + COLOURS[box])
-    for i, square in enumerate(pos["balls"]):
-        cells[square] = Text("@", style="bold white on red" if i == 0 else "bold white on magenta")
-    ring = pos.get("ring", 0)
+def board(game_board):
+    """A ``render.Board`` as an 8x8 grid in colour, row 8 on top."""
+    grid = game_board.grid()
     out = Text()
-    for row in range(7, -1, -1):
-        out.append("%d " % (row + 1), style="dim")
-        for col in range(8):
-            inside = ring <= col <= 7 - ring and ring <= row <= 7 - ring
-            cell = cells.get(row * 8 + col)
-            out.append(cell if cell is not None else Text("." if inside else " ", style="dim"))
+    for row in range(8, 0, -1):
+        out.append("%d " % row, style="dim")
+        for col in "abcdefgh":
+            square = col + str(row)
+            if square in grid:
+                char, what = grid[square]
+                style = colour(what) if isinstance(what, int) else \
+                    "bold white" if what == "ball1" else "bold magenta" if what == "ball2" else "dim"
+                out.append(char, style=style)
+            else:
+                out.append("." if game_board.inside(square) else " ", style="dim")
             out.append(" ")
         out.append("\n")
     out.append("  a b c d e f g h", style="dim")
     return out
 
 
-def _press(ev):
-    parts = [player(ev.get("p")), " %-5s contest %s" % (ev.get("b"), ev.get("c"))]
-    if ev.get("lag"):
-        parts.append(Text("  +" + ms(ev["lag"]), style="cyan"))
-    else:
-        parts.append(Text("  first", style="bold cyan"))
-    if ev.get("early"):
-        parts.append(Text("  EARLY (no throw open)", style="bold yellow"))
-    return _line(ev, *parts)
+class Monitor:
+    """Follows one stream; ``show(ev)`` is what to print for each event, in order."""
 
+    def __init__(self, names=None):
+        self.names = names or render.Names()
+        self.game = render.Game(self.names)
 
-def _tie(ev):
-    parts = [Text("TIE", style="bold magenta"), " at rank %s: " % ev.get("rank")]
-    for i, q in enumerate(ev.get("players", [])):
-        parts += [", " if i else "", player(q)]
-    parts.append(" within %s; fair draw: " % ms(ev.get("gap", 0)))
-    for i, q in enumerate(ev.get("draw", [])):
-        parts += [" then " if i else "", player(q)]
-    return _line(ev, *parts)
-
-
-def _stuck(ev):
-    stuck = ev.get("ev") == "stuck"
-    return _line(ev, player(ev.get("p")), Text(" %s %s" % (ev.get("b"), "STUCK" if stuck else "released"),
-                                               style="bold red" if stuck else "green"))
-
-
-def _fault(ev):
-    what = "box FAULT: %s buttons closed at once" % ev.get("closed") if ev.get("kind") == "box" else \
-        "box fault cleared"
-    return _line(ev, player(ev.get("p")), Text(" " + what, style="bold red"))
-
-
-def _overflow(ev):
-    return _line(ev, Text("DROPPED %s edges (capture ring full), %s in all"
-                          % (ev.get("new"), ev.get("dropped")), style="bold red"))
-
-
-def _error(ev):
-    return _line(ev, Text("error: %s" % ev.get("msg"), style="bold red"),
-                 Text("  (%s)" % ev.get("line") if ev.get("line") else "", style="dim"))
-
-
-def _hello(ev):
-    return _line(ev, Text("Courtside %s" % ev.get("fw"), style="bold"),
-                 " stream %s, mode %s, capture %s%s" % (
-                     ev.get("stream"), ev.get("mode"), ev.get("capture"),
-                     ", %s boxes" % ev["boxes"] if "boxes" in ev else ""))
-
-
-def _start(ev):
-    parts = ["game starts (%s): " % ev.get("mode", "")]
-    for i, q in enumerate(ev.get("players", [])):
-        parts += [", " if i else "", player(q)]
-    return _line(ev, *parts)
-
-
-def _other(ev):
-    kind = ev.get("ev")
-    p = ev.get("p")
-    fields = ", ".join("%s=%s" % (k, v) for k, v in ev.items() if k not in ("ev", "t", "p"))
-    parts = [Text(kind, style="bold")]
-    if isinstance(p, int):
-        parts += [" ", player(p)]
-    return _line(ev, *parts, " " + fields if fields else "")
-
-
-_SHOW = {
-    "press": _press,
-    "verdict": lambda ev: verdict_table(ev, "contest %s, tie window %s us" % (ev.get("c"), ev.get("tie_us"))),
-    "tie": _tie,
-    "stuck": _stuck,
-    "unstuck": _stuck,
-    "fault": _fault,
-    "overflow": _overflow,
-    "error": _error,
-    "hello": _hello,
-    "pong": _hello,
-    "join": lambda ev: _line(ev, player(ev.get("p")), " joins"),
-    "start": _start,
-    "position": lambda ev: board(ev.get("text", "")),
-    "ok": lambda ev: None,
-    "cmd": lambda ev: None,
-    "release": lambda ev: None,
-}
+    def show(self, ev):
+        self.game.feed(ev)
+        kind = ev.get("ev")
+        if kind == "verdict":
+            return [verdict_table(ev, names=self.names, settings=self.game.settings)]
+        if kind == "position":
+            drawable = render.Board.read(ev.get("text", "")) is not None
+            return [board(self.game.board)] if drawable else [line(ev, self.names)]
+        out = [line(ev, self.names)]
+        if kind in _BOARD_AFTER and self.game.board.where:
+            out.append(board(self.game.board))
+        return [x for x in out if x is not None]
 
 
 def show(ev):
-    """What the monitor prints for one event (None: nothing)."""
-    return _SHOW.get(ev.get("ev"), _other)(ev)
+    """What the monitor prints for one event on its own (None: nothing)."""
+    shown = Monitor().show(ev)
+    if not shown:
+        return None
+    if len(shown) == 1:
+        return shown[0]
+    from rich.console import Group
+    return Group(*shown)

@@ -14,7 +14,16 @@ alike. Two things cannot be replayed and are taken from the log instead:
 
 With the recorded settings the replayed stream must equal the log, event for event
 (times aside: a board's passes come a little late, the replay's exactly on time). With
-other settings (``overrides``) the contests whose verdict would differ are listed.
+other settings (``overrides``) the contests whose verdict would differ are listed. Each
+contest keeps the settings it was judged with (``Contest.settings``), and each game its
+outcome on the board and in the replay (``Outcome``: a Deathball winner, or how many
+contests a Dodge Ball game had).
+
+A log that starts in the middle of a game (a monitor attached to a running board) is
+replayed from its first game start. Before that, the Dodge Ball presses it holds are
+re-judged on their own, through the firmware's arbiter (``loose_contests``): a contest
+already open when the log began, and an answer to a throw made before it, cannot be
+judged, and the report says so. A Deathball game cannot be picked up without its start.
 
     report = rejudge(eventlog.read(path), {"tie_us": 5000})
     report.identical, report.differences, report.differing()
@@ -58,16 +67,35 @@ class RecordedDraws(Fair):
 
 
 class Contest:
-    def __init__(self, session, number, recorded, replayed):
-        self.session = session
-        self.number = number
+    def __init__(self, session, number, recorded, replayed, settings=None):  # noqa: PLR0917
+        self.session = session     # 0: before the log's first session (re-judged on its own)
+        self.number = number       # (game, contest)
         self.recorded = recorded   # the board's verdict event (dict), or None
         self.replayed = replayed   # the replay's, or None
+        self.settings = settings or {}   # the settings in force when it was judged
+        self.presses = []          # the press events of the contest (dicts), from the log
 
     @property
     def same(self):
         return self.recorded is not None and self.replayed is not None and \
             _verdict_key(self.recorded) == _verdict_key(self.replayed)
+
+
+class Outcome:
+    """How one game in a session ended, on the board and in the replay."""
+
+    def __init__(self, session, game, mode, recorded, replayed):  # noqa: PLR0917
+        self.session = session
+        self.game = game
+        self.mode = mode
+        self.recorded = recorded   # the board's winner event, or None (unfinished, Dodge Ball)
+        self.replayed = replayed
+
+    @property
+    def same(self):
+        def key(ev):
+            return None if ev is None else (ev.get("p"), ev.get("together"))
+        return key(self.recorded) == key(self.replayed)
 
 
 class Session:
@@ -93,6 +121,8 @@ class Report:
         self.contests = []
         self.skipped = 0          # events before the first hello (a log started mid-session)
         self.firmware = None
+        self.outcomes = []
+        self.notes = []           # what could not be re-judged, and why
 
     @property
     def differences(self):
@@ -100,7 +130,8 @@ class Report:
 
     @property
     def identical(self):
-        return bool(self.sessions) and not self.differences
+        loose = [c for c in self.contests if c.session == 0]
+        return bool(self.sessions or loose) and not self.differences and all(c.same for c in loose)
 
     def differing(self):
         return [c for c in self.contests if not c.same]
@@ -147,11 +178,11 @@ def rejudge(events, overrides=None):
     report = Report(overrides)
     before, sessions = split(events)
     partial = _from_game_start(before)
+    loose = before[:before.index(partial[1])] if partial is not None else before
     if partial is not None:
         sessions.insert(0, partial)
-        report.skipped = before.index(partial[1])
-    else:
-        report.skipped = len(before)
+    report.skipped = len(loose)
+    report.contests.extend(loose_contests(loose, overrides, report.notes))
     for number, recorded in enumerate(sessions, 1):
         session = Session(number, recorded)
         if report.firmware is None:
@@ -159,7 +190,74 @@ def rejudge(events, overrides=None):
         replay_session(session, overrides)
         report.sessions.append(session)
         report.contests.extend(_contests(session))
+        report.outcomes.extend(_outcomes(session))
     return report
+
+
+def _settings_of(events):
+    settings = dict(config.DEFAULTS)
+    for ev in events:
+        if ev.get("ev") == "hello" and isinstance(ev.get("settings"), dict):
+            settings.update(ev["settings"])
+        elif ev.get("ev") == "settings":
+            settings.update({k: v for k, v in ev.items() if k not in ("ev", "t")})
+    return settings
+
+
+def loose_contests(events, overrides=None, notes=None):
+    """Re-judge the Dodge Ball presses of a log's part before any session or game start,
+    through the core from a game started just before the first of them with the players
+    they come from; returns Contests (session 0). ``notes`` gets what cannot be judged.
+
+    The board's press and contest numbers had run on before the log began, the replay's
+    start at 1: each replayed verdict is matched to the board's by its presses, in order."""
+    notes = [] if notes is None else notes
+    presses = [e for e in events if e.get("ev") == "press" and isinstance(e.get("t"), int)]
+    if any(e.get("ev") in ("move", "setup", "turn") for e in events):
+        notes.append("the log starts in the middle of a Deathball game: its moves cannot be "
+                     "re-judged without the game's start")
+    if not presses:
+        return []
+    first = events.index(presses[0])
+    settings = dict(_settings_of(events[:first]), **(overrides or {}))
+    players = sorted({e["p"] for e in presses})
+    players += [b for b in (1, 2, 3, 4) if b not in players][:max(0, 2 - len(players))]
+    hello = {"ev": "hello", "t": presses[0]["t"], "mode": "dodgeball", "boxes": 4,
+             "settings": settings, "from_start": True}
+    # the game starts a millisecond before the first press (a pass takes edges before lines)
+    start = {"ev": "start", "t": max(0, presses[0]["t"] - 1000), "mode": "dodgeball", "players": players}
+    session = Session(0, [hello, start] + events[first:])
+    replay_session(session, overrides, compare=False)
+    board_n = [e["n"] for e in presses]
+    replay_n = [e["n"] for e in session.replayed if e.get("ev") == "press"]
+    to_board = dict(zip(replay_n, board_n))
+    logged = {e["n"]: e for e in presses}
+    recorded = {}
+    for v in events:
+        if v.get("ev") == "verdict":
+            recorded[tuple(o.get("n") for o in v.get("order", ()))] = v
+    out = []
+    for mine in (e for e in session.replayed if e.get("ev") == "verdict"):
+        order = [dict(o, n=to_board.get(o["n"], o["n"])) for o in mine["order"]]
+        key = tuple(o["n"] for o in order)
+        board = recorded.get(tuple(sorted(key)), None) or next(
+            (v for k, v in recorded.items() if sorted(k) == sorted(key)), None)
+        if board is None:
+            held = next((v for k, v in recorded.items() if any(n in k for n in key)), None)
+            if held is not None:
+                notes.append("contest %s was already open when the log began: not re-judged"
+                             % held.get("c"))
+                continue
+        c_number = board.get("c") if board else logged[order[0]["n"]].get("c")
+        mine = dict(mine, c=c_number, order=order)
+        c = Contest(0, (0, c_number), board, mine, dict(settings))
+        c.presses = [logged[o["n"]] for o in order if o["n"] in logged]
+        out.append(c)
+    if out:
+        notes.append("before the first game start in the log, %d contests were re-judged from "
+                     "a game started at its first press; an answer to a throw made before the "
+                     "log began reads as early" % len(out))
+    return out
 
 
 def _from_game_start(events):
@@ -179,7 +277,7 @@ def _from_game_start(events):
     return None
 
 
-def replay_session(session, overrides):
+def replay_session(session, overrides, compare=True):
     hello = session.hello
     settings = dict(config.DEFAULTS)
     if isinstance(hello.get("settings"), dict):
@@ -209,7 +307,7 @@ def replay_session(session, overrides):
         starts = [i for i, e in enumerate(session.replayed) if e["ev"] == "start"]
         session.replayed = [hello] + session.replayed[starts[0]:] if starts else [hello]
     session.unrecorded = rng.unrecorded
-    if not overrides:
+    if compare and not overrides:
         session.difference = first_difference(session.recorded, session.replayed)
         if session.difference is None and _releases(session.recorded) != _releases(session.replayed):
             session.difference = (None, "releases", "releases")
@@ -315,13 +413,42 @@ def _verdict_key(v):
 def _contests(session):
     recorded = {}
     replayed = {}
-    game = 0
+    settings = {}
+    presses = {}
     for events, into in ((session.recorded, recorded), (session.replayed, replayed)):
+        game = 0
+        now = dict(config.DEFAULTS)
+        for ev in events:
+            kind = ev.get("ev")
+            if kind == "hello" and isinstance(ev.get("settings"), dict):
+                now.update(ev["settings"])
+            elif kind == "settings":
+                now.update({k: v for k, v in ev.items() if k not in ("ev", "t")})
+            elif kind == "start":
+                game += 1
+            elif kind == "press" and into is recorded:
+                presses.setdefault((game, ev["c"]), []).append(ev)
+            elif kind == "verdict":
+                into[(game, ev["c"])] = ev
+                if into is recorded or (game, ev["c"]) not in settings:
+                    settings[(game, ev["c"])] = dict(now)
+    out = []
+    for key in sorted(set(recorded) | set(replayed)):
+        contest = Contest(session.number, key, recorded.get(key), replayed.get(key), settings.get(key))
+        contest.presses = presses.get(key, [])
+        out.append(contest)
+    return out
+
+
+def _outcomes(session):
+    """Every game of the session, with its ending on the board and in the replay."""
+    games = {}
+    for events, side in ((session.recorded, 0), (session.replayed, 1)):
         game = 0
         for ev in events:
             if ev.get("ev") == "start":
                 game += 1
-            elif ev.get("ev") == "verdict":
-                into[(game, ev["c"])] = ev
-    return [Contest(session.number, key, recorded.get(key), replayed.get(key))
-            for key in sorted(set(recorded) | set(replayed))]
+                games.setdefault(game, [ev.get("mode"), None, None])
+            elif ev.get("ev") == "winner" and game in games:
+                games[game][1 + side] = ev
+    return [Outcome(session.number, g, mode, was, now) for g, (mode, was, now) in sorted(games.items())]

@@ -28,5 +28,6 @@ def run(case):
             "ranks": [sorted(ranks[r]) for r in sorted(ranks)],
             "lags": [p.lag for p in sorted(c.order, key=lambda p: p.n)],
             "ties": [[rank, sorted(players), gap] for rank, players, gap in c.ties],
+            "early": [[p.n, p.early] for p in c.order if p.early],
         })
     return {"presses": presses, "verdicts": out, "open": arb.open is not None}

@@ -16,7 +16,7 @@ from courtside.deathball import engine, notation, rules, view
 from courtside.deathball.die import Dice, Roll
 from courtside.deathball.track import Shown
 from courtside.pins import ARROWS
-from courtside.stage import Stage
+from courtside.stage import NEXT_MODE, Stage
 from courtside.text import whole
 
 _BLINK_MS = const(350)
@@ -42,6 +42,7 @@ class DieMode(Stage):
 
     name = "die"
     between_games = True
+    long_press = NEXT_MODE   # no lobby to come back to: a long press goes on to the next mode
     buttons = ARROWS
 
     def __init__(self):

@@ -40,6 +40,7 @@ if _rom:
     sys.path.insert(0, _rom)
     import courtside_sim.board
     import courtside_sim.console
+    import courtside_sim.live
     import courtside_sim.script  # noqa: F401
     sys.path.pop(0)
 vfs.umount("/")

@@ -1,0 +1,121 @@
+"""The one renderer on recorded streams of both games: sentences, the game followed from
+the stream, the Deathball board rebuilt from it, relative brightness, and its choices as
+data a web page can share."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+from conftest import FIRMWARE, ROOT, simulate
+from courtside import display, events
+from courtside.deathball import view
+from courtside_host import render
+
+SCRIPTS = ROOT / "tests" / "scripts"
+
+
+def stream(name):
+    run = simulate(sys.executable, SCRIPTS / (name + ".jsonl"))
+    return [json.loads(line) for line in run.stdout.splitlines()]
+
+
+def test_every_kind_of_event_has_its_sentence():
+    assert set(events.kinds()) <= set(render._SENTENCES) | set(render.QUIET)
+
+
+@pytest.mark.parametrize("name", ["dodgeball_round", "deathball_game", "deathball_shrink"])
+def test_a_recorded_game_reads_as_sentences(name):
+    names = render.Names({1: "Ann"})
+    for ev in stream(name):
+        text = render.sentence(ev, names)
+        if ev["ev"] in render.QUIET:
+            assert text is None
+            continue
+        assert text and text[0].isupper() and not text.startswith(ev["ev"] + ":"), (ev, text)
+        assert "None" not in text and "Player 1" not in text, (ev, text)   # Ann is Ann everywhere
+
+
+def test_the_game_is_followed_from_a_dodgeball_stream():
+    game = render.Game(render.Names({2: "Bo"}))
+    statuses = []
+    for ev in stream("dodgeball_round"):
+        game.feed(ev)
+        statuses.append(game.status())
+    assert statuses[2].startswith("Press a button on your box to join")
+    assert any(s.startswith("Play: press the button") for s in statuses)
+    assert game.verdict["ev"] == "verdict" and game.settings["tie_us"] == 500
+    lines = render.verdict_lines(game.verdict, game.names)
+    assert lines[0].split()[:2] == ["FIRST", "Bo"]
+
+
+def test_early_answers_are_named_by_their_reason():
+    verdict = {"ev": "verdict", "t": 0, "c": 1, "tie_us": 1000, "order": [
+        {"n": 1, "p": 2, "b": "DODGE", "rank": 1, "lag": 0, "tie": False, "early": "no throw open"},
+        {"n": 2, "p": 1, "b": "THROW", "rank": 2, "lag": 5000, "tie": False, "early": False},
+        {"n": 3, "p": 3, "b": "CATCH", "rank": 3, "lag": 9000, "tie": False,
+         "early": "throw already answered"}]}
+    text = render.sentence(verdict)
+    assert "first Player 2 (yellow) DODGE (EARLY: no throw was open)" in text
+    assert "third Player 3 (green) CATCH +9.000 ms (EARLY: the throw was already answered)" in text
+    lines = render.verdict_lines(verdict)
+    assert lines[-2:] == ["EARLY P2 DODGE: no throw was open",
+                          "EARLY P3 CATCH: the throw was already answered"]
+
+
+@pytest.mark.parametrize("name", ["deathball_game", "deathball_shrink"])
+def test_the_deathball_board_follows_the_stream(name):
+    board = render.Board()
+    game = render.Game()
+    positions = 0
+    for ev in stream(name):
+        board.feed(ev)
+        game.feed(ev)
+        if ev["ev"] == "position":       # the referee's own word for the board: they agree
+            positions += 1
+            pos = render.Board.read(ev["text"])
+            assert {p + 1 for p in pos["where"]} == set(board.where), ev
+            assert {render.notation.square_name(sq) for sq in pos["balls"]} == \
+                {b[0] for b in board.balls.values()}
+            assert pos["ring"] == board.ring
+    assert positions >= 2
+    if name == "deathball_game":
+        assert game.winner is not None and game.status().startswith("Game over: ")
+
+
+def test_relative_brightness_keeps_every_level_apart():
+    frame = bytearray(192)
+    view.board(frame, {0: 19, 1: 37}, [49, 14], [(1, 0), (0, 1)], 1, turn=0, blink=True, pending=27)
+    scaled = display.scale(bytearray(frame), 40)          # a low brightness, as the core sends it
+    before = {tuple(frame[i:i + 3]) for i in range(0, 192, 3)} - {(0, 0, 0)}
+    after = {c for c in render.cells(scaled) if c is not None}
+    assert len(after) == len(before) >= 8                # no two cues merged into one colour
+    assert max(max(c) for c in after) == 255             # the brightest shown at full
+    ring = render.cells(scaled)[0]                        # a8: outside the red ring
+    assert ring[0] > 40 and ring[1] == ring[2] == 0      # dim red, yet visible
+
+
+def test_names_are_checked():
+    assert render.parse_names(["1=Ann", "4= Dee "]) == {1: "Ann", 4: "Dee"}
+    for bad in ("Ann", "5=Eve", "1=", "x=Ann"):
+        with pytest.raises(ValueError, match="N=NAME"):
+            render.parse_names([bad])
+
+
+def test_the_choices_are_data_a_web_page_can_share():
+    face = json.loads(render.face_json())
+    assert [p["rgb"] for p in face["players"]] == [list(c) for c in display.COLOURS]
+    assert [p["colour"] for p in face["players"]] == ["red", "yellow", "green", "orange"]
+    assert set(face["early"]) == {"no throw open", "throw already answered"}
+
+
+def test_the_text_filter_reads_a_headless_stream():
+    run = simulate(sys.executable, SCRIPTS / "deathball_game.jsonl")
+    env = {"PYTHONPATH": "%s:%s" % (FIRMWARE, ROOT / "host"), "PATH": ""}
+    out = subprocess.run([sys.executable, "-m", "courtside_host.render", "--name", "3=Cy"], input=run.stdout,
+                         capture_output=True, text=True, timeout=60, check=False, env=env)
+    assert out.returncode == 0, out.stderr
+    assert "Cy (green) wins the game!" in out.stdout and '"ev"' not in out.stdout
+    bad = subprocess.run([sys.executable, "-m", "courtside_host.render", "--name", "Cy"], input="",
+                         capture_output=True, text=True, timeout=60, check=False, env=env)
+    assert bad.returncode == 2 and bad.stderr.startswith("courtside render: ")
