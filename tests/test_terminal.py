@@ -136,8 +136,9 @@ def test_the_die_wall_ball_and_arrow_are_told_apart():
     term = make_terminal("die")
     term.frame(display.scale(frame, 96))
     screen = screen_of(term)
-    wall, ball, shaft = colours(screen, [matrix_cell(0, 7), matrix_cell(3, 6), matrix_cell(3, 5)])
-    assert len({wall, ball, shaft}) == 3
+    wall, ball, shaft, head = colours(screen, [matrix_cell(0, 7), matrix_cell(3, 6), matrix_cell(3, 5),
+                                               matrix_cell(3, 2)])
+    assert len({wall, ball, shaft, head}) == 4
 
 
 def test_arrow_keys_move_the_box_whose_turn_it_is():

@@ -18,6 +18,7 @@ BALL_COLOURS = ((110, 110, 110), (110, 0, 150))
 _RED_RING = (14, 0, 0)
 _GREEN_RING = (0, 12, 0)
 _WALL = (30, 30, 30)
+_HEAD = (0, 110, 140)       # an arrow's head: apart from the ball it leaves, and the shaft
 
 # Top-left corners of the 2x2 pips of each die face.
 _PIPS = {1: ((3, 3),), 2: ((1, 1), (5, 5)), 3: ((1, 1), (3, 3), (5, 5)),
@@ -97,9 +98,9 @@ def face(frame, n, colour):
         pixel(frame, x + 1, y + 1, colour)
 
 
-def _arrow(frame, x, y, step, colour, length):  # noqa: PLR0917
+def _arrow(frame, x, y, step, colour, length, head=_HEAD):  # noqa: PLR0917
     for i in range(1, length + 1):
-        pixel(frame, x + step[0] * i, y + step[1] * i, colour if i == length else dim(colour, 1))
+        pixel(frame, x + step[0] * i, y + step[1] * i, head if i == length else dim(colour, 1))
 
 
 def wall_arrow(frame, n, colour=(120, 120, 120)):
@@ -110,7 +111,7 @@ def wall_arrow(frame, n, colour=(120, 120, 120)):
         pixel(frame, x, 7, _WALL)
     pixel(frame, 3, 6, colour)
     if n == 6:
-        _arrow(frame, 3, 6, (-1, -1), dim(colour, 2), 3)
+        _arrow(frame, 3, 6, (-1, -1), dim(colour, 2), 3, dim(colour, 2))
         _arrow(frame, 3, 6, (1, -1), colour, 4)
     else:
         _arrow(frame, 3, 6, _WALL_STEPS[n], colour, 3 if n in (1, 5) else 4)
