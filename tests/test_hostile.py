@@ -8,7 +8,7 @@ must get its answer."""
 import subprocess
 import sys
 
-from conftest import FIRMWARE, ROOT
+from conftest import FIRMWARE, ROOT, simulate
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -169,3 +169,104 @@ def test_the_virtual_pico_answers_after_a_long_line_and_bad_bytes(vpico):
     assert kinds.count("cmd") == 3 and "pong" in kinds
     assert "longer than 200" in errors[0]["msg"]
     assert errors[1]["line"] == "set tie_us=??" and "whole number" in errors[1]["msg"]
+
+
+# -- damaged logs and scripts: clear errors, never a traceback --------------------------------
+
+def _damaged_logs(stream, rng):
+    """A recorded log damaged the ways logs get damaged, one way per copy."""
+    import json
+    lines = stream.splitlines()
+    ways = [
+        lambda e: dict(e, p="1") if "p" in e else e,
+        lambda e: dict(e, b="JUMP") if "b" in e else e,
+        lambda e: {k: v for k, v in e.items() if k != "t"},
+        lambda e: dict(e, t=1.5),
+        lambda e: {k: v for k, v in e.items() if k != "c"} if e.get("ev") == "verdict" else e,
+        lambda e: dict(e, draw="2,1", players=None) if e.get("ev") == "tie" else e,
+        lambda e: dict(e, order=[1, 2]) if e.get("ev") == "verdict" else e,
+        lambda e: dict(e, face=9) if e.get("ev") in ("roll", "bounce") else e,
+        lambda e: dict(e, line=["ping"]) if e.get("ev") == "cmd" else e,
+        lambda e: dict(e, ev="hello") if e.get("ev") == "press" else e,
+    ]
+    for way in ways:
+        out = []
+        for line in lines:
+            e = json.loads(line)
+            out.append(json.dumps(way(e)) if rng.random() < 0.3 else line)
+        yield "\n".join(out) + "\n"
+    yield "[" * 50_000 + "\n" + stream                        # nested far past recursion
+    yield stream[: len(stream) // 2]                            # cut off half way
+    yield "\n".join(line[: rng.randrange(len(line) + 1)] for line in lines) + "\n"
+    yield "x" * 200_000 + "\n" + stream                         # one very long line
+    yield stream.replace("\n", "\r\n", 7) + "\xff\xfe\x00garbage\n"
+
+
+def test_replay_of_damaged_logs_says_so_and_never_fails(tmp_path):
+    import random
+    rng = random.Random(11)
+    streams = [simulate(sys.executable, ROOT / "tests" / "scripts" / name).stdout
+               for name in ("dodgeball_round.jsonl", "deathball_game.jsonl")]
+    cli = [sys.executable, "-m", "courtside_host.cli", "replay"]
+    for k, stream in enumerate(streams):
+        for j, text in enumerate(_damaged_logs(stream, rng)):
+            log = tmp_path / ("log%d_%d.jsonl" % (k, j))
+            log.write_bytes(text.encode("utf-8", "surrogateescape"))
+            run = subprocess.run([*cli, str(log)], capture_output=True, text=True, timeout=120,
+                                 check=False)
+            assert run.returncode in (0, 1, 2), run.stderr[-1500:]
+            assert "Traceback" not in run.stdout + run.stderr, run.stderr[-1500:]
+
+
+def test_bad_scripts_are_refused_with_the_line_and_never_fail(tmp_path, micropython):
+    cases = {
+        b'{"t": 0, "cmd": "ping"}\n{"t": 10, "p": 1, "b": "THROW", "x": "\xff"}\n': "line 2: not UTF-8",
+        b'# caf\xe9 au lait\n{"t": 0, "cmd": "ping"}\n': "line 1: not UTF-8",
+        b"[" * 3000 + b"\n": "line 1",
+        b'{"t": 1099511627776, "cmd": "ping"}\n': "from 0 to 28800000000",
+        b'{"t": 0, "cmd": ["ping"]}\n': "must be a string",
+        b'{"t": 0, "p": 1, "b": "THROW"}\n' + b"x" * 5000 + b"\n": "line 2: longer than 4096",
+    }
+    for exe in (sys.executable, micropython):
+        for k, (data, message) in enumerate(cases.items()):
+            script = tmp_path / ("bad%d.jsonl" % k)
+            script.write_bytes(data)
+            run = simulate(exe, script, check=False)
+            assert run.returncode == 2 and message in run.stderr, (exe, data[:40], run.stderr)
+            assert not run.stdout                     # refused before anything ran
+
+
+def test_an_hour_of_play_runs_on_the_unix_port_in_a_small_heap(tmp_path, micropython):
+    """An hour's script (about 700 kB, in time order) is read as a stream: it runs on the
+    unix port in the heap the loop itself needs, and gives CPython's stream."""
+    import json
+    import random
+    rng = random.Random(5)
+    lines = ['{"t": 0, "cmd": "join 1"}', '{"t": 0, "cmd": "join 2"}', '{"t": 10, "cmd": "start"}']
+    t = 1_000_000
+    while t < 3_600_000_000:
+        for p in (1, 2):
+            lines.append(json.dumps({"t": t + rng.randrange(3000), "p": p, "b": "THROW", "e": "tap"}))
+        t += 350_000
+    lines.sort(key=lambda line: json.loads(line)["t"])
+    script = tmp_path / "hour.jsonl"
+    script.write_text("\n".join(lines) + "\n")
+    assert script.stat().st_size > 600_000
+    small = subprocess.run([micropython, "-X", "heapsize=160k", "-m", "courtside_sim.headless", str(script)],
+                           capture_output=True, text=True, timeout=600, check=False,
+                           env=dict(__import__("os").environ, MICROPYPATH=str(FIRMWARE) + ":.frozen"))
+    assert small.returncode == 0, small.stdout[-1500:] + small.stderr[-1500:]
+    assert small.stdout == simulate(sys.executable, script, timeout=600).stdout
+    assert small.stdout.count('"ev":"verdict"') > 2000        # contests of 1.5 s, an hour long
+
+
+def test_a_repeated_setting_and_a_word_after_help_are_refused(tmp_path):
+    import json
+    script = tmp_path / "twice.jsonl"
+    script.write_text('{"t": 0, "cmd": "set tie_us=abc tie_us=1000"}\n{"t": 10, "cmd": "help me"}\n'
+                      '{"t": 20, "cmd": "help"}\n')
+    stream = [json.loads(x) for x in simulate(sys.executable, script).stdout.splitlines()]
+    errors = [e for e in stream if e["ev"] == "error"]
+    assert [e["line"] for e in errors] == ["set tie_us=abc tie_us=1000", "help me"]
+    assert "given twice" in errors[0]["msg"]
+    assert [e for e in stream if e["ev"] == "help"] and not [e for e in stream if e["ev"] == "settings"]

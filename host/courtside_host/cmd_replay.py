@@ -39,7 +39,8 @@ def run(args):
     console = Console(highlight=False)
     try:
         names = render.Names(render.parse_names(args.name))
-        events = eventlog.read(args.log)
+        open(args.log, "rb").close()
+        events = eventlog.iterate(args.log)       # read as it is replayed: any length
     except ValueError as e:
         return problem.report("replay", str(e), problem.UNUSABLE)
     except OSError as e:
@@ -52,7 +53,10 @@ def run(args):
             config.merged(config.DEFAULTS, overrides)
         except ValueError as e:
             return problem.report("replay", str(e), problem.UNUSABLE)
-    report = rp.rejudge(events, overrides)
+    report = rp.rejudge(events, overrides, keep=False)
+    if report.damaged:
+        console.print("[yellow]%d records in the log are not events as the stream has them and "
+                      "were left out (the first: %s)[/]" % (len(report.damaged), report.damaged[0]))
     if report.skipped:
         console.print("[yellow]the log starts in the middle of a session: its first %d events, before "
                       "any game start, were not replayed through the whole firmware[/]" % report.skipped)
@@ -106,7 +110,7 @@ def run(args):
                                                           same))
     if args.svg:
         console.print("timelines of %d contests in %s" % (len(report.contests), args.svg))
-    events_replayed = sum(len(s.replayed) for s in report.sessions)
+    events_replayed = sum(s.events for s in report.sessions)
     console.print("%d sessions, %d events replayed with %s: %s; %d contests, %s"
                   % (len(report.sessions), events_replayed, judging,
                      "identical to the log" if report.identical else

@@ -50,23 +50,42 @@ class Writer:
         self.close()
 
 
-def read(path):
-    """The log's head line, then every event in it (dicts, in order), skipping anything
-    else."""
-    out = []
-    with open(path, encoding="utf-8", errors="replace") as f:
-        for number, line in enumerate(f):
+LINE_MAX = 1 << 16     # longer lines are not events a board writes: skipped unread
+
+
+def iterate(path):
+    """The log's head line, then every event in it (dicts, in order), as they are read,
+    skipping anything else (REPL noise, damaged or overlong lines)."""
+    with open(path, "rb") as f:
+        number = 0
+        while True:
+            raw = f.readline(LINE_MAX + 1)
+            if not raw:
+                return
+            if len(raw) > LINE_MAX:          # skip the rest of an overlong line
+                while raw and not raw.endswith(b"\n"):
+                    raw = f.readline(LINE_MAX)
+                number += 1
+                continue
+            line = raw.decode("utf-8", "replace")
             ev = event(line)
             if ev is None and number == 0:
                 ev = _head(line)
+            number += 1
             if ev is not None:
-                out.append(ev)
-    return out
+                yield ev
+
+
+def read(path):
+    """Every event in a log, as a list (``iterate`` for a long log)."""
+    return list(iterate(path))
 
 
 def _head(line):
+    if not line.startswith('{"ev": "log"') and not line.startswith('{"ev":"log"'):
+        return None
     try:
         head = json.loads(line)
-    except ValueError:
+    except (ValueError, RecursionError):
         return None
     return head if isinstance(head, dict) and head.get("ev") == "log" else None

@@ -123,6 +123,7 @@ class Report:
         self.firmware = None
         self.outcomes = []
         self.notes = []           # what could not be re-judged, and why
+        self.damaged = []         # records that were not events, left out
 
     @property
     def differences(self):
@@ -172,26 +173,97 @@ def split(events):
     return before, sessions
 
 
-def rejudge(events, overrides=None):
-    """Replay every session of ``events`` (dicts, as ``eventlog.read`` gives them)."""
+def rejudge(events, overrides=None, keep=True):
+    """Replay every session of ``events`` (dicts, as ``eventlog.read`` or ``eventlog.iterate``
+    give them), one session at a time as it is read: a long log costs the memory of its
+    longest session. ``keep`` False lets each session's events go once it is compared
+    (the report keeps its contests, outcomes and first difference)."""
     overrides = dict(overrides or {})
     report = Report(overrides)
-    before, sessions = split(events)
+    before = []
+    current = None
+    for ev in events:
+        problem = damaged(ev)
+        if problem:
+            report.damaged.append(problem)
+            continue
+        if ev.get("ev") == "hello":
+            if current is None:
+                _before_first(before, overrides, report)
+            else:
+                _replay_one(current, overrides, report, keep)
+            current = [ev]
+        elif current is not None:
+            current.append(ev)
+        else:
+            before.append(ev)
+    if current is None:
+        _before_first(before, overrides, report)
+    else:
+        _replay_one(current, overrides, report, keep)
+    return report
+
+
+def _before_first(before, overrides, report):
+    """The events before the log's first hello: a log started in the middle of a session."""
     partial = _from_game_start(before)
     loose = before[:before.index(partial[1])] if partial is not None else before
-    if partial is not None:
-        sessions.insert(0, partial)
     report.skipped = len(loose)
     report.contests.extend(loose_contests(loose, overrides, report.notes))
-    for number, recorded in enumerate(sessions, 1):
-        session = Session(number, recorded)
-        if report.firmware is None:
-            report.firmware = session.hello.get("fw")
-        replay_session(session, overrides)
-        report.sessions.append(session)
-        report.contests.extend(_contests(session))
-        report.outcomes.extend(_outcomes(session))
-    return report
+    if partial is not None:
+        _replay_one(partial, overrides, report, True)
+
+
+def _replay_one(recorded, overrides, report, keep):
+    session = Session(len(report.sessions) + 1, recorded)
+    if report.firmware is None:
+        report.firmware = session.hello.get("fw")
+    replay_session(session, overrides)
+    report.sessions.append(session)
+    report.contests.extend(_contests(session))
+    report.outcomes.extend(_outcomes(session))
+    session.events = len(session.replayed)
+    if not keep:
+        session.recorded = [session.hello]
+        session.replayed = []
+
+
+_INTS = ("t", "p", "n", "c", "lag", "rank", "face", "gap", "round", "step", "ball")
+_LISTS = ("order", "players", "draw", "arrows", "tied", "together", "corners")
+
+
+def damaged(ev):
+    """Why a record from a log cannot be taken as the event it claims to be, or None: a
+    kind the stream does not have, fields it does not hold, a field of the wrong type."""
+    from courtside import events as stream
+    kind = ev.get("ev")
+    if kind == "log":
+        return None
+    fields = {k: v for k, v in ev.items() if k not in ("ev", "t")}
+    try:
+        stream.check(kind, fields)
+    except ValueError as e:
+        return str(e)
+    for name in _INTS:
+        if name in ev and ev[name] is not None and type(ev[name]) is not int:
+            return "%s event: %s is not a whole number" % (kind, name)
+    for name in _LISTS:
+        if name in ev and ev[name] is not None and not isinstance(ev[name], list):
+            return "%s event: %s is not a list" % (kind, name)
+    for name in ("b", "line", "msg", "mode", "why", "reason", "cause", "square", "kind"):
+        if name in ev and ev[name] is not None and not isinstance(ev[name], str):
+            return "%s event: %s is not text" % (kind, name)
+    if kind in ("press", "ignored", "button", "release", "stuck", "unstuck"):
+        names = BUTTONS + ARROWS + ("MAIN",)
+        if not 0 <= ev["p"] <= 4 or ev["b"] not in names or (ev["p"] == 0) != (ev["b"] == "MAIN"):
+            return "%s event: no button %s of box %s" % (kind, ev["b"], ev["p"])
+    if kind in ("verdict", "tie"):
+        for item in list(ev.get("order", ())) + [{"p": q} for q in ev.get("draw", ())]:
+            if not isinstance(item, dict) or type(item.get("p")) is not int:
+                return "%s event: a malformed entry" % kind
+    if kind in ("roll", "bounce") and not 1 <= ev["face"] <= 6:
+        return "%s event: face %s" % (kind, ev["face"])
+    return None
 
 
 def _settings_of(events):
