@@ -25,6 +25,7 @@ RUNS = [
     ("main-loop passes through whole games (MicroPython unix port)", [MICROPYTHON, "passes.py"]),
     ("Deathball engine speed and referee heap", [PY, "deathball_speed.py"]),
     ("deploy speed against the virtual Pico", [PY, "deploy_speed.py"]),
+    ("replay of a 20 MB log", [PY, "replay_speed.py", "20"]),
 ]
 
 

@@ -53,7 +53,7 @@ def run(args):
             config.merged(config.DEFAULTS, overrides)
         except ValueError as e:
             return problem.report("replay", str(e), problem.UNUSABLE)
-    report = rp.rejudge(events, overrides, keep=False)
+    report = rp.rejudge(events, overrides, keep=bool(args.all or args.svg))
     if report.damaged:
         console.print("[yellow]%d records in the log are not events as the stream has them and "
                       "were left out (the first: %s)[/]" % (len(report.damaged), report.damaged[0]))
@@ -62,7 +62,7 @@ def run(args):
                       "any game start, were not replayed through the whole firmware[/]" % report.skipped)
     for note in report.notes:
         console.print("[yellow]%s[/]" % note)
-    if not report.sessions and not report.contests:
+    if not report.sessions and not report.contest_count:
         return problem.report("replay", "nothing to replay in %s: no session or game starts in it, "
                               "and it holds no presses" % args.log, problem.UNUSABLE)
     import courtside
@@ -115,7 +115,7 @@ def run(args):
                   % (len(report.sessions), events_replayed, judging,
                      "identical to the log" if report.identical else
                      "%d sessions differ" % len(report.differences) if not overrides else "what if",
-                     len(report.contests),
+                     report.contest_count,
                      "every verdict the same" if not differing else "%d verdicts differ" % len(differing)))
     if not overrides and (not report.identical or not all(o.same for o in report.outcomes)):
         return 1

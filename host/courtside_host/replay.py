@@ -124,6 +124,8 @@ class Report:
         self.outcomes = []
         self.notes = []           # what could not be re-judged, and why
         self.damaged = []         # records that were not events, left out
+        self.contest_count = 0    # contests replayed (``contests`` may keep only those that differ)
+        self.outcome_count = 0
 
     @property
     def differences(self):
@@ -209,7 +211,9 @@ def _before_first(before, overrides, report):
     partial = _from_game_start(before)
     loose = before[:before.index(partial[1])] if partial is not None else before
     report.skipped = len(loose)
-    report.contests.extend(loose_contests(loose, overrides, report.notes))
+    loose = loose_contests(loose, overrides, report.notes)
+    report.contest_count += len(loose)
+    report.contests.extend(loose)
     if partial is not None:
         _replay_one(partial, overrides, report, True)
 
@@ -220,8 +224,15 @@ def _replay_one(recorded, overrides, report, keep):
         report.firmware = session.hello.get("fw")
     replay_session(session, overrides)
     report.sessions.append(session)
-    report.contests.extend(_contests(session))
-    report.outcomes.extend(_outcomes(session))
+    contests = _contests(session)
+    outcomes = _outcomes(session)
+    report.contest_count += len(contests)
+    report.outcome_count += len(outcomes)
+    if not keep:                   # what is the same need not be kept to be reported
+        contests = [c for c in contests if not c.same]
+        outcomes = [o for o in outcomes if not o.same]
+    report.contests.extend(contests)
+    report.outcomes.extend(outcomes)
     session.events = len(session.replayed)
     if not keep:
         session.recorded = [session.hello]
