@@ -11,8 +11,9 @@ What goes on the board (the *build*):
 
 How (all file work goes through mpremote's transport, in the raw REPL):
 
-1. one round trip asks the board for its ``.mpy`` version and the SHA-256 of every file it
-   has under the names above; the firmware is compiled only if the board's bytecode
+1. one round trip asks the board for its ``.mpy`` version and a digest of every file it
+   has under the names above (the first 64 bits of its SHA-256, in hex: enough to tell a
+   changed file, and half the bytes to read back over the serial line); the firmware is compiled only if the board's bytecode
    version is the one mpy-cross emits (a clear refusal otherwise);
 2. the plan: files whose hash differs are sent, files that no longer belong are deleted
    (a stale ``x.py`` would shadow a new ``x.mpy``);
@@ -45,6 +46,12 @@ PACKAGE = "courtside"
 PART = ".part"              # suffix of a file still being written
 PARKED = "main.py" + PART   # main.py while code is changing
 CHUNK = 1536                # bytes per round trip (2 KB of base64 in the command)
+DIGEST = 16                 # hex digits of SHA-256 the board reports per file
+
+
+def digest(data):
+    """What the board reports for a file holding ``data``."""
+    return hashlib.sha256(data).hexdigest()[:DIGEST]
 
 
 class DeployError(BoardError):
@@ -151,10 +158,19 @@ class Compiler:
         return self._major
 
     def sub(self):
-        """The native-code sub-version this mpy-cross writes (from ``--version``: "mpy v6.3")."""
+        """The native-code sub-version this mpy-cross writes (from ``--version``: "mpy v6.3"),
+        asked once per binary and kept in the cache (a deploy with nothing to compile then
+        starts no process at all)."""
+        stat = Path(self.binary).stat()
+        kept = self.cache / ("sub-%s.txt" % self._key(b"%d %d" % (stat.st_size, stat.st_mtime_ns), "", None))
+        if kept.exists():
+            return int(kept.read_text())
         out = subprocess.run([self.binary, "--version"], capture_output=True, text=True, check=False)
         m = re.search(r"mpy v(\d+)\.(\d+)", out.stdout + out.stderr)
-        return int(m.group(2)) if m else 0
+        found = int(m.group(2)) if m else 0
+        self.cache.mkdir(parents=True, exist_ok=True)
+        kept.write_text(str(found))
+        return found
 
 
 def check_mpy(board_mpy, compiler_major):
@@ -284,7 +300,7 @@ def _h(p):
             if not b:
                 break
             h.update(b)
-    return binascii.hexlify(h.digest()).decode()
+    return binascii.hexlify(h.digest()[:%d]).decode()
 def _w(d, out):
     for e in os.ilistdir(d):
         p = d + '/' + e[0] if d else e[0]
@@ -308,11 +324,11 @@ def _probe(names, package):
                 'platform': sys.platform, 'files': out}))
 _probe(%r, %r)
 del _probe, _w, _h
-""" % (PART, ROOT_FILES, PACKAGE)
+""" % (DIGEST // 2, PART, ROOT_FILES, PACKAGE)
 
 
 def probe(link):
-    """{'mpy', 'version', 'platform', 'files': {path: sha256 hex}, 'dirs': [...]}."""
+    """{'mpy', 'version', 'platform', 'files': {path: digest}, 'dirs': [...]}."""
     import ast
     raw = ast.literal_eval(link.exec(PROBE).decode().strip())
     files, dirs = {}, []
@@ -329,7 +345,7 @@ class Plan:
     def __init__(self, build, board):
         have = board["files"]
         self.send = [p for p, data in sorted(build.files.items())
-                     if have.get(p) != hashlib.sha256(data).hexdigest()]
+                     if have.get(p) != digest(data)]
         self.delete = sorted(p for p in have if p not in build.files and p != "settings.json")
         self.rmdirs = sorted((d for d in board["dirs"] if d not in build.dirs()),
                              key=lambda d: -d.count("/"))
