@@ -63,7 +63,7 @@ def measure_phases(port, firmware, phases):
     """One no-change deploy in this process, phase by phase (no process start-up)."""
     from courtside_host.board import connect
     t0 = time.perf_counter()
-    with connect(port) as link:
+    with connect(port, soft_reset=False) as link:     # as deploy connects
         t1 = time.perf_counter()
         board = dep.probe(link)
         t2 = time.perf_counter()
@@ -165,7 +165,7 @@ def main():
             print("  %-54s %7.3f s  %5.2fx plain copy" % ("courtside deploy, nothing changed (+reset, ping)",
                                                           med["w_same"], med["w_same"] / med["w_plain"]))
         ph = {k: statistics.median(v) for k, v in phases.items()}
-        print("  no-change deploy inside one process: %.3f s = connect and soft reset %.3f, "
+        print("  no-change deploy inside one process: %.3f s = connect (Ctrl-C, raw REPL) %.3f, "
               "hash probe %.3f, plan %.3f, reset and ping %.3f"
               % (ph["library"], ph["connect"], ph["probe"], ph["apply"], ph["ping"]))
         print("  inside one process: mpremote cp -r -f %.3f s, no-change deploy %.3f s = %.2fx"

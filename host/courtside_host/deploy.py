@@ -11,17 +11,22 @@ What goes on the board (the *build*):
 
 How (all file work goes through mpremote's transport, in the raw REPL):
 
+0. the firmware tree and the pin map are checked first: bad input never reaches the board;
+   then Ctrl-C stops the running firmware (which leaves the REPL free and its watchdog
+   off) and the raw REPL is entered without a soft reset, as mpremote does;
 1. one round trip asks the board for its ``.mpy`` version and a digest of every file it
    has under the names above (the first 64 bits of its SHA-256, in hex: enough to tell a
-   changed file, and half the bytes to read back over the serial line); the firmware is compiled only if the board's bytecode
-   version is the one mpy-cross emits (a clear refusal otherwise);
+   changed file, and half the bytes to read back over the serial line); the firmware is
+   compiled only if the board's bytecode version is the one mpy-cross emits (a clear
+   refusal otherwise);
 2. the plan: files whose hash differs are sent, files that no longer belong are deleted
    (a stale ``x.py`` would shadow a new ``x.mpy``);
 3. safety: before any code changes, ``main.py`` is parked (renamed), so a deploy cut off
    half way leaves a board that boots to its REPL instead of importing half-copied code;
    every file is written under a temporary name and renamed into place; ``main.py`` comes
    back last. The next deploy sweeps up any leftover temporary files;
-4. soft reset, then the firmware must answer ``ping`` with the version just deployed.
+4. soft reset (the only one), then the firmware must answer ``ping`` with the version
+   just deployed.
 
     result = deploy(port, on_step=print)     # raises DeployError with a readable message
 """
@@ -503,7 +508,10 @@ def deploy(port, *, firmware=FIRMWARE, pins=PINMAP, settings=None, compiler=None
     result = Result()
     tree(firmware)          # bad input is refused before the board is touched
     pin_map(pins)
-    with connect(port) as link:
+    # No soft reset on the way in: Ctrl-C stops the firmware, which leaves the board at its
+    # REPL with capture, matrix and watchdog off (courtside.start), as mpremote connects;
+    # the one reset is the one at the end, into the deployed firmware.
+    with connect(port, soft_reset=False) as link:
         board = probe(link)
         result.board = board
         step("board", "MicroPython %s, .mpy v%d" % (board["version"], mpy_major(board["mpy"])), 0)
