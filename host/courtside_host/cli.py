@@ -56,6 +56,8 @@ def main(argv=None):
     wanted = argv[0] if argv and argv[0] in COMMANDS else None
     modules = {}
     for name, (module, help_text) in COMMANDS.items():
+        if wanted and name != wanted:
+            continue            # a command's own parser only: the others cost start-up time
         p = sub.add_parser(name, help=help_text, description=help_text)
         if name == wanted:
             modules[name] = importlib.import_module(module)

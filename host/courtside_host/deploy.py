@@ -155,7 +155,8 @@ class Compiler:
         if self._major is None:
             probe = self.cache / "probe.py"
             self.cache.mkdir(parents=True, exist_ok=True)
-            probe.write_text("x = 1\n")
+            if not probe.exists():
+                probe.write_text("x = 1\n")
             data = self.compile(probe, "probe.py")
             if data[:1] != b"M":
                 raise DeployError("%s does not write .mpy files" % self.binary)
@@ -325,23 +326,44 @@ def _probe(names, package):
         elif n in names or n.endswith('%s'):
             out.append(('F', n, _h(n)))
     v = sys.implementation.version
-    print(repr({'mpy': getattr(sys.implementation, '_mpy', 0), 'version': '%%d.%%d.%%d' %% v[:3],
-                'platform': sys.platform, 'files': out}))
+    s = repr({'mpy': getattr(sys.implementation, '_mpy', 0), 'version': '%%d.%%d.%%d' %% v[:3],
+              'platform': sys.platform, 'files': out})
+    sys.stdout.write('%%08d' %% len(s))
+    sys.stdout.write(s)
 _probe(%r, %r)
 del _probe, _w, _h
 """ % (DIGEST // 2, PART, ROOT_FILES, PACKAGE)
 
 
-def probe(link):
-    """{'mpy', 'version', 'platform', 'files': {path: digest}, 'dirs': [...]}."""
+def probe(link, timeout=10.0):
+    """{'mpy', 'version', 'platform', 'files': {path: digest}, 'dirs': [...]}.
+
+    The board says first how long its answer is, so the answer is read in one piece:
+    mpremote's own reader (used for the rest) takes one byte per system call, which is
+    most of a probe's time."""
     import ast
-    raw = ast.literal_eval(link.exec(PROBE).decode().strip())
+    link.exec_raw_no_follow(PROBE)
+    ser = link.serial
+    saved, ser.timeout = ser.timeout, timeout
+    try:
+        head = ser.read(8)
+        if not head.isdigit():
+            rest = link.read_until(1, b"\x04>", timeout=timeout)
+            raise DeployError("the board could not run the probe: %s"
+                              % (head + rest).decode(errors="replace").strip("\x04> \r\n"))
+        text = ser.read(int(head))
+    finally:
+        ser.timeout = saved
+    _, err = link.follow(timeout)
+    if err:
+        raise DeployError("the board could not run the probe: %s" % err.decode(errors="replace"))
+    raw = ast.literal_eval(text.decode())
     files, dirs = {}, []
-    for kind, path, digest in raw["files"]:
+    for kind, path, hexed in raw["files"]:
         if kind == "D":
             dirs.append(path)
         else:
-            files[path] = digest
+            files[path] = hexed
     raw["files"], raw["dirs"] = files, dirs
     return raw
 
