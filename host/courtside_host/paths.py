@@ -26,10 +26,11 @@ HERE = Path(__file__).resolve().parent
 
 # The wheel's copy sits beside this module; a checkout has the repository two levels up.
 INSTALLED = (HERE / "firmware" / "main.py").is_file()
-CHECKOUT = None if INSTALLED else HERE.parents[1]
+_BASE = HERE if INSTALLED else HERE.parents[1]
+CHECKOUT = None if INSTALLED else _BASE      # the repository, when run from one
 
-FIRMWARE = HERE / "firmware" if INSTALLED else CHECKOUT / "firmware"
-HARDWARE = HERE / "hardware" if INSTALLED else CHECKOUT / "hardware"
+FIRMWARE = _BASE / "firmware"
+HARDWARE = _BASE / "hardware"
 PINMAP = HARDWARE / "pinmap.json"
 
 # The folder that holds ``courtside_sim`` (and ``courtside``): what the MicroPython unix
