@@ -109,6 +109,12 @@ def test_pins_check_init_and_a_builders_own_map(installed):
     assert "2 boxes" in installed.courtside("pins", "check", "two.json").stdout
     docs = installed.courtside("pins", "docs", check=False)
     assert docs.returncode == 2 and "--hardware DIR" in docs.stderr
+    (installed.here / "build").mkdir()
+    installed.courtside("pins", "init", "build")
+    installed.courtside("pins", "docs", "--hardware", "build")
+    assert "| GP" in (installed.here / "build" / "pins.md").read_text()
+    assert (installed.here / "build" / "wiring.svg").read_text().startswith("<svg")
+    assert installed.courtside("pins", "docs", "--check", "--hardware", "build").returncode == 0
 
 
 def test_headless_simulator_on_cpython_matches_the_checkout(installed):
