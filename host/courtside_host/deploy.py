@@ -66,7 +66,11 @@ class DeployError(BoardError):
 # --- the build -------------------------------------------------------------------------
 
 def local_version(firmware=FIRMWARE):
-    text = (Path(firmware) / PACKAGE / "__init__.py").read_text()
+    try:
+        text = (Path(firmware) / PACKAGE / "__init__.py").read_text()
+    except OSError as e:
+        raise DeployError("cannot read the firmware's version in %s/%s/__init__.py (%s)"
+                          % (firmware, PACKAGE, e.strerror or e)) from None
     m = re.search(r'^VERSION\s*=\s*"([^"]+)"', text, re.M)
     if not m:
         raise DeployError("no VERSION in %s/%s/__init__.py" % (firmware, PACKAGE))
