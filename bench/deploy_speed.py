@@ -9,12 +9,15 @@ both), on the same built tree, on one virtual Pico, side by side in one run:
 - ``courtside deploy`` with nothing changed, and with one module changed (each including
   its soft reset and the ping of the new firmware, which mpremote does not do).
 
-Prints the median of N runs of each, and ratios to the plain copy; then the same
-comparison inside one process (mpremote's own main() against deploy's functions), which
+Prints the median of N runs of each, and ratios to the plain copy. The commands are this
+environment's (``.venv``: an editable install, whose import hook every Python start pays),
+and again those of the wheel installed into a fresh virtual environment, as ``pipx install``
+gives them (``--no-wheel`` leaves that part out). Then the same comparison inside one
+process (mpremote's own main() against deploy's functions), which
 leaves out Python start-up and imports. Goal: a no-change redeploy takes at most 0.3x the
 time of the plain copy.
 
-    python bench/deploy_speed.py [--runs 5]
+    python bench/deploy_speed.py [--runs 5] [--no-wheel]
 """
 
 import argparse
@@ -60,7 +63,7 @@ def measure_phases(port, firmware, phases):
     """One no-change deploy in this process, phase by phase (no process start-up)."""
     from courtside_host.board import connect
     t0 = time.perf_counter()
-    with connect(port) as link:
+    with connect(port, soft_reset=False) as link:     # as deploy connects
         t1 = time.perf_counter()
         board = dep.probe(link)
         t2 = time.perf_counter()
@@ -92,9 +95,23 @@ def stage(build, where):
     return sorted(str(where / name) for name in {p.split("/")[0] for p in build.files})
 
 
+def installed(work):
+    """The wheel of this tree in a fresh virtual environment: its bin folder."""
+    source = work / "source"
+    shutil.copytree(ROOT, source, ignore=shutil.ignore_patterns(
+        ".git", ".venv", "build", "*.egg-info", "__pycache__", ".pytest_cache", ".hypothesis", "logs"))
+    venv = work / "venv"
+    timed([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(work / "dist"), str(source)])
+    timed([sys.executable, "-m", "venv", str(venv)])
+    (wheel,) = (work / "dist").glob("courtside-*.whl")
+    timed([str(venv / "bin" / "python"), "-m", "pip", "install", "-q", "%s[vpico]" % wheel])
+    return venv / "bin"
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--no-wheel", action="store_true", help="only this environment's commands")
     args = parser.parse_args()
     work = Path(tempfile.mkdtemp(prefix="deploy-speed-"))
     try:
@@ -103,8 +120,9 @@ def main():
         build = dep.build(firmware, compiler=dep.Compiler())
         tree = stage(build, work / "tree")
         nbytes = sum(len(d) for d in build.files.values())
-        deploy_cmd = [sys.executable, "-m", "courtside_host.cli", "deploy", "--firmware", str(firmware)]
-        times = {k: [] for k in ("plain", "source", "hash", "same", "one")}
+        deploy_cmd = [str(Path(sys.executable).parent / "courtside"), "deploy", "--firmware", str(firmware)]
+        wheel_bin = None if args.no_wheel else installed(work)
+        times = {k: [] for k in ("plain", "source", "hash", "same", "one", "w_plain", "w_same")}
         phases = {k: [] for k in ("connect", "probe", "apply", "ping", "library", "cp_here")}
         source = [str(firmware / "courtside"), str(firmware / "main.py"), str(firmware / "boot.py")]
         with VirtualPico(work / "flash") as pico:
@@ -122,9 +140,16 @@ def main():
                 times["one"].append(timed([*deploy_cmd, "--port", pico.port]))
                 tweak.write_text(original)
                 timed([*deploy_cmd, "--port", pico.port])
+                if wheel_bin:
+                    w_deploy = [str(wheel_bin / "courtside"), "deploy", "--firmware", str(firmware),
+                                "--port", pico.port]
+                    times["w_plain"].append(timed([str(wheel_bin / "mpremote"), "connect", pico.port,
+                                                   "cp", "-r", "-f", *tree, ":"]))
+                    timed(w_deploy)
+                    times["w_same"].append(timed(w_deploy))
                 measure_phases(pico.port, firmware, phases)
                 phases["cp_here"].append(mpremote_here(["connect", pico.port, "cp", "-r", "-f", *tree, ":"]))
-        med = {k: statistics.median(v) for k, v in times.items()}
+        med = {k: statistics.median(v) for k, v in times.items() if v}
         print("virtual Pico, %d files, %d bytes, median of %d runs" % (len(build.files), nbytes, args.runs))
         rows = (("mpremote cp -r -f of the source (.py, no compiling)", "source"),
                 ("mpremote cp -r -f (plain copy, all files)", "plain"),
@@ -133,8 +158,14 @@ def main():
                 ("courtside deploy, one module changed (+reset, ping)", "one"))
         for label, key in rows:
             print("  %-54s %7.3f s  %5.2fx plain copy" % (label, med[key], med[key] / med["plain"]))
+        if wheel_bin:
+            print("  installed wheel (fresh venv, as pipx gives it):")
+            print("  %-54s %7.3f s  %5.2fx plain copy" % ("mpremote cp -r -f (plain copy, all files)",
+                                                          med["w_plain"], 1.0))
+            print("  %-54s %7.3f s  %5.2fx plain copy" % ("courtside deploy, nothing changed (+reset, ping)",
+                                                          med["w_same"], med["w_same"] / med["w_plain"]))
         ph = {k: statistics.median(v) for k, v in phases.items()}
-        print("  no-change deploy inside one process: %.3f s = connect and soft reset %.3f, "
+        print("  no-change deploy inside one process: %.3f s = connect (Ctrl-C, raw REPL) %.3f, "
               "hash probe %.3f, plan %.3f, reset and ping %.3f"
               % (ph["library"], ph["connect"], ph["probe"], ph["apply"], ph["ping"]))
         print("  inside one process: mpremote cp -r -f %.3f s, no-change deploy %.3f s = %.2fx"
@@ -144,6 +175,10 @@ def main():
         print("goal no-change <= 0.3x plain copy: as commands %s (%.2fx); inside one process %s (%.2fx)"
               % ("met" if as_commands <= 0.3 else "NOT met", as_commands,
                  "met" if inside <= 0.3 else "NOT met", inside))
+        if wheel_bin:
+            as_installed = med["w_same"] / med["w_plain"]
+            print("goal as installed commands: %s (%.2fx)"
+                  % ("met" if as_installed <= 0.3 else "NOT met", as_installed))
     finally:
         shutil.rmtree(work, ignore_errors=True)
 

