@@ -301,7 +301,8 @@ def settings_from(path=None, changes=()):
 # --- what the board has ----------------------------------------------------------------
 
 PROBE = """\
-import os, sys, hashlib, binascii
+import gc, os, sys, hashlib, binascii
+gc.collect()
 def _h(p):
     h = hashlib.sha256()
     with open(p, 'rb') as f:
