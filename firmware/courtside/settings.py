@@ -11,7 +11,7 @@ first, so the device never calls a tie where a player could see an order. See
 docs/dodgeball.md for the figures and their sources.
 """
 
-from courtside.text import quoted, whole  # noqa: F401 - whole: the commands' number reader
+from courtside.text import quoted, whole
 
 DEFAULTS = {
     "tie_us": 1000,        # presses from different players closer than this are a tie
