@@ -21,25 +21,14 @@ except ImportError:  # pragma: no cover
 POLL_MS = 5         # how often stdin is looked at while it is quiet
 
 
-def _readable(stream):
-    import select
-    poll = select.poll()
-    poll.register(stream, select.POLLIN)
-
-    def ready():
-        for _ in poll.ipoll(0):
-            return True
-        return False
-    return ready
-
-
 async def stdin_lines(board, stream=None, ready=None):
     """Feed standard input (or ``stream``) to a real-time board, for ever."""
     from courtside.core import LINE_MAX
-    from courtside.hw.lines import Receiver
+    from courtside.hw.lines import Receiver, poller
     if stream is None:
+        import select
         stream = sys.stdin.buffer
-        ready = _readable(sys.stdin)
+        ready = poller(sys.stdin, select.POLLIN)
     rx = Receiver(stream, ready, limit=LINE_MAX)
     while True:
         line = rx.read_line()

@@ -94,14 +94,14 @@ def run_script(script_path, seed=1, t0=0, pins_path=None, changes=(), out=None, 
     return 0
 
 
-def run(board, settings=None, seed=1, rng=None):
+def run(board, settings=None, seed=1, rng=None, mode="dodgeball"):
     """Run the core on ``board`` until its script is done and has settled; ``rng``
     replaces the seeded draws (a replay follows a log's own draws)."""
     from courtside import driver
     from courtside.core import Core
     from courtside.fair import Fair, seeded
     core = Core(board.pins, settings, rng or Fair(seeded(seed)), now=board.ticks_us(),
-                levels=board.levels(), capture=board.capture.name)
+                levels=board.levels(), capture=board.capture.name, mode=mode)
     driver.run_virtual(core, board)
     return core
 

@@ -397,13 +397,9 @@ def replay_session(session, overrides, compare=True):
 
 
 def _run(pins, script, settings, rng, mode, out):
-    from courtside import driver
-    from courtside.core import Core
     from courtside_sim.board import SimBoard
-    board = SimBoard(pins, script=script, out=out)
-    core = Core(pins, settings, rng, now=board.ticks_us(), levels=board.levels(), capture="replay",
-                mode=mode)
-    driver.run_virtual(core, board)
+    from courtside_sim.headless import run
+    run(SimBoard(pins, script=script, out=out), settings, rng=rng, mode=mode)
 
 
 def pins_for(boxes):

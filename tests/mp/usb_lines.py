@@ -7,19 +7,7 @@ import sys
 import time
 
 sys.path.insert(0, sys.argv[1])
-from courtside.hw.lines import Receiver, Sender
-
-
-def poller(stream, event):
-    poll = select.poll()
-    poll.register(stream, event)
-
-    def ready():
-        for _ in poll.ipoll(0):
-            return True
-        return False
-    return ready
-
+from courtside.hw.lines import Receiver, Sender, poller
 
 rx = Receiver(sys.stdin.buffer, poller(sys.stdin, select.POLLIN), limit=40, per_pass=16)
 tx = Sender(sys.stdout.buffer, poller(sys.stdout, select.POLLOUT))

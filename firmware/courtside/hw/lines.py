@@ -28,6 +28,20 @@ _NL = const(10)
 _CR = const(13)
 
 
+def poller(stream, event):
+    """A ``ready()`` for ``stream``: True when ``event`` (``select.POLLIN`` or ``POLLOUT``)
+    holds now. It waits for nothing, and ``ipoll`` reuses its result: no allocation."""
+    import select
+    poll = select.poll()
+    poll.register(stream, event)
+
+    def ready():
+        for _ in poll.ipoll(0):
+            return True
+        return False
+    return ready
+
+
 class Receiver:
     """Command lines from the laptop, read a byte at a time while the port has bytes, at
     most ``per_pass`` bytes a call. Control characters are dropped, other bytes above

@@ -38,7 +38,7 @@ from courtside import events, ws2812code
 from courtside.capture import IrqCapture
 from courtside.clock import add, diff
 from courtside.hw import chain
-from courtside.hw.lines import Receiver, Sender
+from courtside.hw.lines import Receiver, Sender, poller
 from courtside.ring import Ring
 
 _SIO_GPIO_IN = const(0xD0000004)
@@ -86,17 +86,6 @@ _ws2812 = rp2.asm_pio(**ws2812code.WS2812_CONFIG)(ws2812code.ws2812)  # type: ig
 
 def _gpio_in():
     return mem32[_SIO_GPIO_IN]
-
-
-def _poller(stream, event):
-    poll = select.poll()
-    poll.register(stream, event)
-
-    def ready():
-        for _ in poll.ipoll(0):      # ipoll reuses its result: nothing is allocated
-            return True
-        return False
-    return ready
 
 
 class _Wait:
@@ -214,8 +203,8 @@ class Pico:
         self._chain = chain.order(pins.serpentine, pins.grb)
         self._pack = self._native.pack if self._native else chain.pack
         self._wdt = None
-        self._rx = Receiver(sys.stdin.buffer, _poller(sys.stdin, select.POLLIN))
-        self._tx = Sender(sys.stdout.buffer, _poller(sys.stdout, select.POLLOUT))
+        self._rx = Receiver(sys.stdin.buffer, poller(sys.stdin, select.POLLIN))
+        self._tx = Sender(sys.stdout.buffer, poller(sys.stdout, select.POLLOUT))
         if self.capture is None:
             self._start_irq(pins)
         self._waiter = _Wait(self.ring, getattr(self.capture, "drain", None))
