@@ -55,8 +55,11 @@ def _fit(text, width=WIDTH - 1):
 class Terminal:
     """The simulated board's view and keyboard."""
 
-    def __init__(self, args, names=None):
+    def __init__(self, args, names=None, source=os.urandom):
+        """``source`` gives the random bytes (dice, tie draws): the OS's, unless a test
+        needs one game's draws."""
         from courtside_sim.live import LiveBoard
+        self.source = source
         self.pins = pinmap.load(args.pins)
         self.settings = config.merged(config.DEFAULTS, config.parse(args.set)) if args.set else None
         self.sim = LiveBoard(self.pins, out=self.event, view=self, busy_ms=args.busy_ms)
@@ -122,7 +125,7 @@ class Terminal:
         from courtside.core import Core
         from courtside.fair import Fair
         sim = self.sim
-        self.core = Core(self.pins, self.settings, Fair(os.urandom), now=sim.ticks_us(),
+        self.core = Core(self.pins, self.settings, Fair(self.source), now=sim.ticks_us(),
                          levels=sim.levels(), capture=sim.capture.name, mode=self.mode)
         return driver.run(self.core, sim)
 
