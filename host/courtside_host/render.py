@@ -37,6 +37,9 @@ FACE: dict = {
     # blinking figure) stay visible and distinct on a screen. 0 < lift <= 1.
     "lift": 0.5,
     "off": [38, 38, 38],
+    # the keyboard's boxes: row N is box N+1's four buttons in pin-map order (THROW DODGE
+    # CATCH PASS, UP DOWN LEFT RIGHT); Space is the main button, m its long press
+    "keys": ["1234", "qwer", "asdf", "zxcv"],
 }
 
 

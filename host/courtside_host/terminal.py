@@ -27,7 +27,7 @@ from courtside_host.board import event
 
 WIDTH, HEIGHT = 80, 24
 LOG_LINES = 6
-BOX_KEYS = ("1234", "qwer", "asdf", "zxcv")
+BOX_KEYS = tuple(render.FACE["keys"])
 KEYS = {ch: (box, k) for box, row in enumerate(BOX_KEYS) for k, ch in enumerate(row)}
 ARROW_KEYS = {"\x1b[A": 0, "\x1b[B": 1, "\x1b[D": 2, "\x1b[C": 3}   # UP DOWN LEFT RIGHT
 HELP = (
