@@ -202,9 +202,10 @@ class Board:
         self._thread = threading.Thread(target=self._run, name="courtside-web-board", daemon=True)
         self._thread.start()
 
-    def stop(self):
+    def stop(self, wait=True):
+        """Let go of the port; ``wait`` for the thread to have closed it."""
         self._stop.set()
-        if self._thread is not None:
+        if wait and self._thread is not None:
             self._thread.join(5)
 
     def send(self, line):
@@ -356,8 +357,9 @@ class WebServer:
         self._loop = None
         self._numbers = 0
         self._state = None            # the last {"relay": ...} message, as text
+        self._board_open = False      # as the loop last heard from the board thread
         self._version = None
-        self._tasks = set()           # connections being served
+        self._tasks = {}              # connections being served: task -> stream writer
 
     async def start(self):
         """Build the bundle and listen; raises BundleError or OSError (address in use)."""
@@ -384,23 +386,29 @@ class WebServer:
         return {"relay": self.board is not None, "port": self.board_port, "version": self._version}
 
     def close(self):
-        """Stop listening, close every client (1001) and let go of the board."""
+        """Stop listening, close every client (1001) and every other connection, and tell the
+        board thread to let go."""
         if self._server is not None:
             self._server.close()
         for client in list(self.clients):
             client.ws.abort(wsock.GOING_AWAY, "the server is stopping")
             if client.feeder is not None:
                 client.feeder.cancel()
+        for writer in list(self._tasks.values()):
+            writer.close()
         if self.board is not None:
-            self.board.stop()
+            self.board.stop(wait=False)
 
     async def aclose(self, timeout=5.0):
-        """``close()``, then wait (up to ``timeout`` s) for the connections to end."""
+        """``close()``, then wait (up to ``timeout`` s) for the connections to end and the
+        board's port to be closed."""
         self.close()
         if self._tasks:
             await asyncio.wait(set(self._tasks), timeout=timeout)
         if self._server is not None:
             await self._server.wait_closed()
+        if self.board is not None:
+            await asyncio.get_running_loop().run_in_executor(None, self.board.stop)
 
     # from the board thread ----------------------------------------------------------------
 
@@ -418,6 +426,7 @@ class WebServer:
 
     def _state_changed(self, message, is_open):
         self._state = message
+        self._board_open = is_open
         self._broadcast(message)
         if is_open and self.clients:
             self._hello()
@@ -444,7 +453,7 @@ class WebServer:
 
     async def _connection(self, reader, writer):
         task = asyncio.current_task()
-        self._tasks.add(task)
+        self._tasks[task] = writer
         try:
             await self._request(reader, writer)
             if writer.can_write_eof():
@@ -453,7 +462,7 @@ class WebServer:
         except (ConnectionError, OSError, asyncio.IncompleteReadError, asyncio.TimeoutError):
             pass
         finally:
-            self._tasks.discard(task)
+            self._tasks.pop(task, None)
             writer.close()
             with contextlib.suppress(Exception):
                 await writer.wait_closed()
@@ -554,7 +563,7 @@ class WebServer:
         client.feeder = asyncio.create_task(self._feed(client))
         if self._state is not None:
             client.queue.put_nowait(self._state)
-        if self.board.is_open:
+        if self._board_open:
             self._hello()
         try:
             while True:

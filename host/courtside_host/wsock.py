@@ -33,6 +33,7 @@ import struct
 GUID = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11"
 MAX_MESSAGE = 64 * 1024
 CLOSE_WAIT = 5.0        # seconds to wait for the other side's close frame
+DISCARD = 1 << 20       # bytes read and dropped after a broken rule, at most
 
 CONT, TEXT, BINARY, CLOSE, PING, PONG = 0x0, 0x1, 0x2, 0x8, 0x9, 0xA
 DATA = (CONT, TEXT, BINARY)
@@ -261,9 +262,27 @@ class WebSocket:
         self._gone(code)
 
     async def _fail(self, code, why):
+        """Answer a broken rule: the close frame and the end of this side's stream, then
+        what the client still sends is read and dropped until it closes (or CLOSE_WAIT s, or
+        DISCARD bytes), so that unread bytes do not turn the end of the connection into a
+        reset that loses the close frame."""
         await self._send_close(code, why)
         self.close_reason = why
+        if self.close_code is None:
+            self.close_code = code
+        with contextlib.suppress(asyncio.TimeoutError, ConnectionError, OSError):
+            if self.writer.can_write_eof():
+                self.writer.write_eof()
+            await asyncio.wait_for(self._discard(), CLOSE_WAIT)
         self._gone(code)
+
+    async def _discard(self):
+        left = DISCARD
+        while left > 0:
+            data = await self.reader.read(min(left, 65536))
+            if not data:
+                return
+            left -= len(data)
 
     async def close(self, code=NORMAL, reason=""):
         """The close handshake from this side: a close frame, then up to CLOSE_WAIT seconds
