@@ -65,6 +65,7 @@ HEAD_TIMEOUT = 30.0             # seconds for a client to send its request
 COMMAND_MAX = 200               # bytes in a command line (the board refuses longer)
 LINE_MAX = 64 * 1024            # bytes in a line from the board
 QUEUE = 1024                    # messages waiting for one client before it is dropped
+OUTGOING = 256                  # command lines waiting for the board before more are refused
 REOPEN = 1.0                    # seconds between tries to open the board's port
 POLL = 0.02                     # seconds the serial thread waits for bytes before writing
 WRITE_TIMEOUT = 2.0
@@ -174,9 +175,9 @@ def refusal(line):
     if not line:
         return "an empty line"
     if len(line.encode("utf-8")) > COMMAND_MAX:
-        return "over %d characters" % COMMAND_MAX
+        return "a line over %d characters" % COMMAND_MAX
     if any(unicodedata.category(c) == "Cc" for c in line):
-        return "control characters"
+        return "a line with control characters"
     return None
 
 
@@ -194,7 +195,7 @@ class Board:
         self.is_open = False
         self.device = None            # the device or URL last opened
         self.why = "not opened yet"
-        self._out = queue.Queue()
+        self._out = queue.Queue(OUTGOING)
         self._stop = threading.Event()
         self._thread = None
 
@@ -209,8 +210,13 @@ class Board:
             self._thread.join(5)
 
     def send(self, line):
-        """Queue one command line (without its line end) for the board."""
-        self._out.put(line)
+        """Queue one command line (without its line end) for the board; False if
+        OUTGOING lines are already waiting (the board is not reading them)."""
+        try:
+            self._out.put_nowait(line)
+        except queue.Full:
+            return False
+        return True
 
     def _open(self):
         import serial
@@ -232,7 +238,7 @@ class Board:
             try:
                 ser = self._open()
             except (serial.SerialException, OSError, ValueError, BoardError) as e:
-                why = "cannot open %s (%s)" % (self.port, e)
+                why = str(e) if self.port in str(e) else "cannot open %s (%s)" % (self.port, e)
                 if why != reported:
                     reported = why
                     self._closed(why)
@@ -588,12 +594,14 @@ class WebServer:
         line = text.strip()
         why = refusal(line)
         if why is not None:
-            self.log("%s sent %s, not sent to the board: %r" % (client.name, why, line[:60]))
+            self.log("%s sent %s: not passed to the board (%r)" % (client.name, why, line[:60]))
             return
         if not self.board.is_open:
             self.log("the board is away: %r from %s was not sent" % (line, client.name))
             return
-        self.board.send(line)
+        if not self.board.send(line):
+            self.log("%d lines wait for the board already: %r from %s was not sent"
+                     % (OUTGOING, line, client.name))
 
 
 def _path(target):
