@@ -734,6 +734,23 @@ def test_a_game_through_the_relay_on_the_virtual_pico(runtime, pico):
         assert sum("not passed to the board" in n for n in notes) == 2
 
 
+def test_the_board_is_restarted_only_when_asked(runtime, pico):
+    def settings_seen(**options):
+        with webserver.serving(runtime=runtime, port=0, board=pico.port, log=lambda m: None, **options) as s:
+            client = Client(s.port)
+            got = client.until(is_event("settings"), "the settings")
+            if not options:
+                client.send("set contest_ms=5000")
+                got += client.until(is_event("settings"), "the settings after set")
+            return [event(m) for m in got if "ev" in (event(m) or {})]
+    kept = settings_seen()
+    assert kept[-1]["contest_ms"] == 5000 and not any(e["ev"] == "hello" for e in kept)
+    again = settings_seen()
+    assert again[-1]["contest_ms"] == 5000                    # a new page: the same running game
+    fresh = settings_seen(start=True)
+    assert fresh[-1]["contest_ms"] == 1500                    # the firmware started afresh
+
+
 def test_the_board_going_away_is_told_and_its_return_too(runtime, board, tmp_path):
     notes = []
     pico = VirtualPico(tmp_path / "flash").start()

@@ -91,22 +91,18 @@ def handshake(method, version, headers):
     return [("Upgrade", "websocket"), ("Connection", "Upgrade"), ("Sec-WebSocket-Accept", accept_key(key))]
 
 
-def frame(opcode, payload=b"", fin=True, mask=None):
-    """One frame's bytes. The server's own are unmasked; ``mask`` (4 bytes) makes a
-    client's, for tests and tools."""
+def frame(opcode, payload=b"", fin=True):
+    """One frame as a server sends it (unmasked)."""
     head = bytearray([(0x80 if fin else 0) | opcode])
-    bit = 0x80 if mask is not None else 0
     n = len(payload)
     if n < 126:
-        head.append(bit | n)
+        head.append(n)
     elif n < 1 << 16:
-        head.append(bit | 126)
+        head.append(126)
         head += struct.pack("!H", n)
     else:
-        head.append(bit | 127)
+        head.append(127)
         head += struct.pack("!Q", n)
-    if mask is not None:
-        return bytes(head) + mask + unmask(payload, mask)
     return bytes(head) + payload
 
 
