@@ -15,7 +15,9 @@ and HEAD, one request per connection, every answer with ``Cache-Control: no-cach
 The bundle holds every ``.py`` of the firmware tree's ``courtside/`` and ``courtside_sim/``
 packages as ``lib/...``, the host's ``__init__.py``, ``render.py`` and ``webview.py`` as
 ``lib/courtside_host/...``, and the pin map as ``hardware/pinmap.json`` (checked with the
-board's own rules, as deploy checks it). It is built once, when the server starts.
+board's own rules, as deploy checks it); its ``version`` and ``stream`` are the tree's own
+(``courtside.VERSION`` and ``STREAM`` for the installed one). It is built once, when the
+server starts.
 
 Nothing is served from outside the page folder: a name with a slash (after
 percent-decoding), a dot first, a NUL or a backslash is not found. Requests must name a
