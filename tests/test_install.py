@@ -14,6 +14,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import urllib.request
 from pathlib import Path
 
 import courtside
@@ -81,6 +82,41 @@ def test_the_wheel_carries_the_firmware_tree_and_the_maps(installed):
     standard = (ROOT / "hardware" / "pinmap.json").read_bytes()
     assert (tree / "hardware" / "pinmap.json").read_bytes() == standard
     assert (tree / "data" / "vpico_board.py").is_file()
+
+
+def test_the_wheel_carries_the_web_page_and_serves_it_with_the_installed_firmware(installed):
+    tree = installed.site() / "courtside_host"
+    page = ROOT / "host" / "courtside_host" / "page"
+    for source in sorted(page.iterdir()) if page.is_dir() else ():
+        if source.is_file():
+            assert (tree / "page" / source.name).read_bytes() == source.read_bytes(), source.name
+    runtime = installed.base / "wasm"
+    installed.courtside("web", "--fetch-runtime", "--wasm", runtime, timeout=300)
+    server = subprocess.Popen([installed.bin / "courtside", "web", "--http-port", "0", "--wasm", runtime],
+                              cwd=installed.here, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    direct = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+    try:
+        url = server.stdout.readline().strip()
+        assert url.startswith("http://127.0.0.1:"), server.stderr.read()
+        bundle = json.loads(direct.open(url + "bundle.json", timeout=60).read())
+        assert bundle["version"] == courtside.VERSION
+        files = bundle["files"]
+        for name in ("courtside/core.py", "courtside_sim/board.py"):
+            assert files["lib/" + name] == (tree / "firmware" / name).read_text(), name
+        assert files["lib/courtside_host/render.py"] == (tree / "render.py").read_text()
+        assert files["hardware/pinmap.json"] == (tree / "hardware" / "pinmap.json").read_text()
+        wasm = direct.open(url + "runtime/micropython.wasm", timeout=60)
+        assert wasm.headers["Content-Type"] == "application/wasm" and wasm.read()[:4] == b"\0asm"
+        if (page / "index.html").is_file():
+            assert direct.open(url, timeout=60).read() == (page / "index.html").read_bytes()
+        server.send_signal(signal.SIGINT)
+        assert server.wait(30) == 0
+    finally:
+        if server.poll() is None:
+            server.kill()
+            server.wait()
+        server.stdout.close()
+        server.stderr.close()
 
 
 def test_version_and_where_the_firmware_is(installed):

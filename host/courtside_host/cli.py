@@ -21,6 +21,7 @@ COMMANDS = {
     "pins": ("courtside_host.cmd_pins", "check a pin map, regenerate the pin table and wiring picture"),
     "bringup": ("courtside_host.cmd_bringup", "test every LED, tone and button of a newly built unit"),
     "vpico": ("courtside_host.cmd_vpico", "a virtual Pico on a pseudo-terminal, to try tools on"),
+    "web": ("courtside_host.cmd_web", "the game in a web browser, and a relay from the page to a board"),
 }
 
 
