@@ -26,6 +26,7 @@ RUNS = [
     ("Deathball engine speed and referee heap", [PY, "deathball_speed.py"]),
     ("deploy speed against the virtual Pico", [PY, "deploy_speed.py"]),
     ("replay of a 20 MB log", [PY, "replay_speed.py", "20"]),
+    ("the web page: load to first frame, the core in WebAssembly", [PY, "web_speed.py", "5"]),
 ]
 
 

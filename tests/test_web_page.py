@@ -1,0 +1,206 @@
+"""The web page in a real browser (headless Chromium): the unchanged core in MicroPython
+WebAssembly, played with the keyboard, drawn by the one renderer.
+
+Each test loads the page from ``courtside web`` as a user would, presses keys through
+the browser's own input events, and checks three things: the stream the page's core
+wrote (it replays through the same core on CPython to the same stream), what the page
+drew (the DOM, and the matrix in a screenshot's pixels), and, for scripts, that the page
+gives the headless simulator's stream byte for byte.
+"""
+
+import json
+import re
+import subprocess
+import sys
+import time
+
+import pytest
+from browser import Web, chromium, close, open_page, pixels, wait_for
+from conftest import ROOT, simulate
+from courtside_host import deploy, render
+from courtside_host.vpico import VirtualPico
+from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+
+
+@pytest.fixture(scope="module")
+def web():
+    server = Web()
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="module")
+def driver():
+    d = chromium()
+    yield d
+    close(d)
+
+
+def keys(driver, *steps):
+    """Each step a key tapped (down, then up), or a number of seconds to wait."""
+    for step in steps:
+        if isinstance(step, float):
+            time.sleep(step)
+            continue
+        ActionChains(driver).key_down(step).pause(0.06).key_up(step).perform()
+        time.sleep(0.08)
+
+
+def lines(driver):
+    return driver.execute_script("return window.courtside.lines")
+
+
+def events(driver, kind):
+    return [json.loads(line) for line in lines(driver) if json.loads(line)["ev"] == kind]
+
+
+def wait_event(driver, kind, timeout=30):
+    return wait_for(driver, "return window.courtside.lines.filter(l => JSON.parse(l).ev === %r).length"
+                    % kind, timeout, "a %s event" % kind)
+
+
+def check_matrix(driver):
+    """The canvas in a screenshot shows every cell in the colour the renderer gives the
+    last frame (checked here on CPython, from the frame the page's core produced)."""
+    canvas = driver.find_element(By.ID, "matrix")
+    for _ in range(50):     # a blinking cue may change the frame while the shot is taken
+        frame = driver.execute_script("return window.courtside.frame")
+        shot = pixels(canvas.screenshot_as_png)
+        if driver.execute_script("return window.courtside.frame") == frame:
+            break
+    assert frame and len(frame) == 192
+    cell = shot.width // 8
+    off = tuple(render.FACE["off"])
+    lit = 0
+    for i, want in enumerate(render.cells(bytes(frame))):
+        got = shot(int((i % 8 + 0.5) * cell), int((i // 8 + 0.5) * cell))
+        want = want or off
+        lit += want != off
+        assert all(abs(g - w) <= 2 for g, w in zip(got, want)), (i, got, want)
+    assert lit, "the frame lights nothing"
+    return frame
+
+
+def replays_identically(tmp_path, text):
+    log = tmp_path / "page.jsonl"
+    log.write_text(text)
+    run = subprocess.run([sys.executable, "-m", "courtside_host.cli", "replay", str(log)],
+                         capture_output=True, text=True, timeout=120, check=False)
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "identical to the log" in run.stdout, run.stdout
+    return run.stdout
+
+
+def test_a_dodge_ball_round_played_with_the_keyboard(web, driver, tmp_path):
+    open_page(driver, web.url + "?mode=dodgeball")
+    wait_event(driver, "lobby")
+    keys(driver, "1", "q", " ")
+    wait_event(driver, "start")
+    assert "Play: press the button" in driver.find_element(By.ID, "status").text
+    # player 1 throws, player 2 catches a clear 0.3 s later: no tie, no early answer
+    keys(driver, "1", 0.3, "e")
+    wait_event(driver, "verdict")
+    verdict = events(driver, "verdict")[0]
+    assert [(o["p"], o["b"], o["rank"]) for o in verdict["order"]] == [(1, "THROW", 1), (2, "CATCH", 2)]
+    assert [p["p"] for p in events(driver, "join")] == [1, 2]
+    shown = [" ".join(li.text.split()) for li in driver.find_elements(By.CSS_SELECTOR, "#verdict-order li")]
+    assert shown[0].startswith("FIRST") and "Player 1 (red) THROW" in shown[0]
+    assert shown[1].startswith("SECOND") and "Player 2 (yellow) CATCH" in shown[1] and "+" in shown[1]
+    check_matrix(driver)
+    # the page's stream is the core's: replay runs its inputs through the core on CPython
+    # (with the page's own tie draws) and gets the same stream back
+    replays_identically(tmp_path, driver.execute_script("return window.courtside.logText()"))
+
+
+def test_a_deathball_turn_with_the_arrow_keys(web, driver, tmp_path):
+    open_page(driver, web.url + "?mode=referee&seed=2")
+    wait_event(driver, "lobby")
+    keys(driver, "1", "q", " ")
+    wait_event(driver, "start")
+    box = driver.find_element(By.ID, "command-line")
+    box.send_keys("position 1@c3 2@f3 *b8n *g8n r0 t2", Keys.ENTER)
+    wait_event(driver, "position")
+    driver.find_element(By.TAG_NAME, "body").click()
+    keys(driver, Keys.ARROW_UP, Keys.ARROW_UP)
+    wait_event(driver, "move")
+    move = events(driver, "move")[0]
+    assert (move["p"], move["start"], move["end"], move["arrows"]) == (2, "f3", "f5", ["up", "up"])
+    wait_for(driver, "return document.getElementById('status').textContent"
+                     ".includes('Player 1 (red) to move')", what="player 1's turn")
+    drawn = driver.execute_script(
+        "const out = {};"
+        "for (const sq of document.querySelectorAll('#board [data-square]')) {"
+        "  const fig = sq.querySelector('.fig'), ball = sq.querySelector('.ball1, .ball2');"
+        "  if (fig) out[sq.dataset.square] = fig.textContent + (fig.classList.contains('turn') ? '*' : '');"
+        "  if (ball) out[sq.dataset.square] = ball.className; }"
+        "return out;")
+    figures = {sq: what for sq, what in drawn.items() if not what.startswith("ball")}
+    assert figures == {"c3": "1*", "f5": "2"}, drawn
+    assert sorted(what for what in drawn.values() if what.startswith("ball")) == ["ball1", "ball2"]
+    check_matrix(driver)
+    replays_identically(tmp_path, driver.execute_script("return window.courtside.logText()"))
+
+
+def test_the_bounce_die_rolls_on_the_main_button(web, driver):
+    open_page(driver, web.url + "?mode=die&seed=5")
+    wait_event(driver, "mode")
+    keys(driver, " ")
+    wait_event(driver, "roll")
+    wait_for(driver, "return document.getElementById('status').textContent.includes('Press ROLL')",
+             what="the die's instructions")
+    check_matrix(driver)
+
+
+@pytest.mark.parametrize("script", ["dodgeball_round", "deathball_game"])
+def test_a_script_in_the_page_gives_the_headless_stream(web, driver, script):
+    path = ROOT / "tests" / "scripts" / (script + ".jsonl")
+    open_page(driver, web.url)
+    streamed = driver.execute_script("return window.courtside.script(arguments[0], 7)", path.read_text())
+    assert streamed == simulate(sys.executable, "--seed", "7", path).stdout
+    assert streamed.count("\n") > 20
+
+
+def test_the_page_loads_nothing_from_elsewhere(web, driver):
+    open_page(driver, web.url)
+    wait_for(driver, "return window.courtside.firstFrameMs !== null", what="the first frame")
+    urls = driver.execute_script("return performance.getEntriesByType('resource').map(e => e.name)")
+    assert any(u.endswith("micropython.wasm") for u in urls) and any(u.endswith("bundle.json") for u in urls)
+    assert all(u.startswith(web.url) for u in urls), urls
+    for source in (ROOT / "host" / "courtside_host" / "page").iterdir():
+        assert not re.search(r"(https?|wss?):/|//[a-z0-9-]+\.[a-z]", source.read_text()), source
+
+
+@pytest.fixture(scope="module")
+def relayed(tmp_path_factory):
+    """A virtual Pico running the deployed firmware, relayed by ``courtside web --port``."""
+    with VirtualPico(tmp_path_factory.mktemp("relay") / "flash") as pico:
+        deploy.deploy(pico.port)
+        server = Web("--port", pico.port)
+        yield server
+        server.stop()
+
+
+def test_watching_a_board_through_the_relay(relayed, driver, tmp_path):
+    open_page(driver, relayed.url + "?watch=relay")
+    assert "watching" in driver.find_element(By.TAG_NAME, "body").get_attribute("class")
+    wait_event(driver, "pong")
+    box = driver.find_element(By.ID, "command-line")
+    for line in ("mode dodgeball", "sim 1 THROW", "sim 2 THROW", "start", "sim 1 THROW down",
+                 "sim 1 THROW up", 0.3, "sim 2 CATCH down", "sim 2 CATCH up"):
+        if isinstance(line, float):
+            time.sleep(line)
+            continue
+        box.send_keys(line, Keys.ENTER)
+        time.sleep(0.15)
+    wait_event(driver, "verdict")
+    verdict = events(driver, "verdict")[-1]
+    assert [(o["p"], o["b"]) for o in verdict["order"]] == [(1, "THROW"), (2, "CATCH")]
+    shown = [" ".join(li.text.split()) for li in driver.find_elements(By.CSS_SELECTOR, "#verdict-order li")]
+    assert shown[0].startswith("FIRST") and "Player 1 (red) THROW" in shown[0]
+    assert driver.find_element(By.ID, "verdict-order").value_of_css_property("font-size") == "51.2px"
+    log = driver.execute_script("return window.courtside.logText()")
+    assert json.loads(log.splitlines()[0])["port"] == "browser relay"
+    report = replays_identically(tmp_path, log)
+    assert "every verdict the same" in report
