@@ -99,7 +99,13 @@ def wait_for(driver, script, timeout=60, what="the page"):
         time.sleep(0.05)
 
 
-def open_page(driver, url):
+def open_page(driver, url, keep=False):
+    """Load the page at ``url`` and wait until it is ready; what an earlier test left in
+    the page's storage (names, settings) is cleared first unless ``keep``."""
+    if not keep:
+        origin = re.match(r"https?://[^/]+/", url).group(0)
+        driver.get(origin + "config.json")
+        driver.execute_script("localStorage.clear()")
     driver.get(url)
     wait_for(driver, "return window.courtside && window.courtside.ready", what="the page's start")
 

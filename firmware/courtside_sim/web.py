@@ -85,7 +85,8 @@ class Page:
         self.board = WebBoard(self.pins)
         source = seeded(seed) if seed >= 0 else crypto_bytes
         self.core = Core(self.pins, settings, Fair(source), now=self.board.ticks_us(),
-                         levels=self.board.levels(), capture=self.board.capture.name, mode=mode)
+                         levels=self.board.levels(), capture=self.board.capture.name, mode=mode,
+                         can_save=True)
         return problem
 
     def step(self):
