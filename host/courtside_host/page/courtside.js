@@ -20,6 +20,8 @@ const api = {
   error: null,         // the message of a failure that stopped the page
   lines: [],           // every event line received, in order
   frame: null,         // the last frame shown (192 levels)
+  frameAt: null,       // when it was drawn (ms since navigation start)
+  frames: 0,           // frames drawn so far
   firstFrameMs: null,  // page load (navigation start) to the first frame drawn
   loadedMs: null,      // page load to MicroPython and the firmware ready
   tones: 0,            // tones asked for (played when the browser allows sound)
@@ -316,7 +318,9 @@ function drawMatrix(frame) {
     g.arc((i % 8 + 0.5) * cell, (Math.floor(i / 8) + 0.5) * cell, cell * 0.42, 0, 2 * Math.PI);
     g.fill();
   });
-  if (api.firstFrameMs === null) api.firstFrameMs = performance.now();
+  api.frameAt = performance.now();
+  api.frames += 1;
+  if (api.firstFrameMs === null) api.firstFrameMs = api.frameAt;
 }
 
 function drawBoxes() {
