@@ -2,6 +2,7 @@
 MicroPython unix-port interpreter, the headless simulator on either runtime, a virtual
 Pico, the Pico layer on stand-ins, and random play."""
 
+import contextlib
 import importlib
 import os
 import random
@@ -50,6 +51,15 @@ def simulate(exe, *args, check=True, timeout=120, stdin=None):
     if check:
         assert run.returncode == 0, run.stderr[-2000:]
     return run
+
+
+@contextlib.contextmanager
+def deployed_pico(folder):
+    """A virtual Pico with its flash in ``folder``, the firmware deployed and running."""
+    from courtside_host import deploy
+    with VirtualPico(folder / "flash") as p:
+        deploy.deploy(p.port)
+        yield p
 
 
 @pytest.fixture

@@ -6,18 +6,15 @@ import subprocess
 import sys
 
 import pytest
-from conftest import ROOT, simulate
-from courtside_host import deploy as dep
+from conftest import ROOT, deployed_pico, simulate
 from courtside_host import eventlog, monitor, render
 from courtside_host import replay as rp
-from courtside_host.vpico import VirtualPico
 from rich.console import Console
 
 
 @pytest.fixture(scope="module")
 def pico(tmp_path_factory):
-    with VirtualPico(tmp_path_factory.mktemp("monitor") / "flash") as p:
-        dep.deploy(p.port)
+    with deployed_pico(tmp_path_factory.mktemp("monitor")) as p:
         yield p
 
 

@@ -16,9 +16,8 @@ import time
 
 import pytest
 from browser import Web, chromium, close, open_page, pixels, wait_for
-from conftest import ROOT, simulate
-from courtside_host import deploy, render
-from courtside_host.vpico import VirtualPico
+from conftest import ROOT, deployed_pico, simulate
+from courtside_host import render
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
@@ -219,8 +218,7 @@ def test_the_page_loads_nothing_from_elsewhere(web, driver):
 @pytest.fixture(scope="module")
 def relayed(tmp_path_factory):
     """A virtual Pico running the deployed firmware, relayed by ``courtside web --port``."""
-    with VirtualPico(tmp_path_factory.mktemp("relay") / "flash") as pico:
-        deploy.deploy(pico.port)
+    with deployed_pico(tmp_path_factory.mktemp("relay")) as pico:
         server = Web("--port", pico.port)
         yield server
         server.stop()

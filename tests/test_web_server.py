@@ -30,8 +30,7 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import ROOT
-from courtside_host import deploy as dep
+from conftest import ROOT, deployed_pico
 from courtside_host import paths, webruntime, webserver, wsock
 from courtside_host.vpico import VirtualPico
 
@@ -684,8 +683,7 @@ def test_a_client_that_does_not_read_is_dropped_and_the_others_go_on(runtime, bo
 
 @pytest.fixture(scope="module")
 def pico(tmp_path_factory):
-    with VirtualPico(tmp_path_factory.mktemp("web") / "flash") as p:
-        dep.deploy(p.port)
+    with deployed_pico(tmp_path_factory.mktemp("web")) as p:
         yield p
 
 
