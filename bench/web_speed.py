@@ -37,18 +37,6 @@ print(json.dumps(out))
 """
 
 
-def start_server():
-    path = os.pathsep.join([os.path.join(ROOT, "host"), os.path.join(ROOT, "firmware")])
-    env = dict(os.environ, PYTHONPATH=path, PYTHONUNBUFFERED="1")
-    proc = subprocess.Popen([sys.executable, "-m", "courtside_host.cli", "web", "--http-port", "0"],
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
-    for line in proc.stdout:
-        found = re.search(r"http://127\.0\.0\.1:\d+/", line)
-        if found:
-            return proc, found.group(0)
-    raise SystemExit("courtside web did not start")
-
-
 def in_page(url, loads):
     from browser import chromium, close, open_page, wait_for
     ready, first = [], []
@@ -86,12 +74,12 @@ def elsewhere(exe):
 
 def main():
     loads = int(sys.argv[1]) if len(sys.argv) > 1 else 5
-    proc, url = start_server()
+    from browser import Web
+    server = Web()
     try:
-        ready, first, page, agent = in_page(url, loads)
+        ready, first, page, agent = in_page(server.url, loads)
     finally:
-        proc.terminate()
-        proc.wait()
+        server.stop()
     unix = elsewhere(os.path.join(os.path.dirname(sys.executable), "micropython"))
     cpython = elsewhere(sys.executable)
     browser = re.search(r"Chrome/[\d.]+", agent)

@@ -30,6 +30,7 @@ def measure(script_text, runs=5, idle_steps=5000, path="timing.jsonl",
             pins_path=None):
     """Time ``runs`` runs of the script (its text) and ``runs`` loops of ``idle_steps``
     idle steps; returns the figures of each run."""
+    from courtside import driver
     from courtside import pins as pin_map
     from courtside.core import Core
     from courtside.fair import Fair, seeded
@@ -48,7 +49,7 @@ def measure(script_text, runs=5, idle_steps=5000, path="timing.jsonl",
                     capture=board.capture.name)
         counted = _Counted(core)
         start = _ticks()
-        _run(counted, board)
+        driver.run_virtual(counted, board)
         took = _diff(_ticks(), start)
         out["passes"] = counted.passes
         out["pass_us"].append(took / counted.passes)
@@ -84,11 +85,6 @@ class _Counted:
     def step(self, now, ring=None, lines=(), unsent=0):
         self.passes += 1
         return self.core.step(now, ring, lines, unsent)
-
-
-def _run(core, board):
-    from courtside import driver
-    driver.run_virtual(core, board)
 
 
 def _drop(_line):

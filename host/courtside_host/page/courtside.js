@@ -102,7 +102,7 @@ function take(out) {
   drawLeds(out.leds);
   for (const [freq, ms] of out.tones) tone(freq, ms);
   if (out.saved) localStorage.setItem("courtside.settings", JSON.stringify(out.saved));
-  refresh();
+  if (out.lines.length) refresh();      // what the table shows comes only from events
 }
 
 function press(button, closed) {
