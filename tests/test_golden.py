@@ -3,7 +3,10 @@
 Each recorded script runs through today's firmware; the lines stream 2 added (``cmd``,
 ``button``, ``release``, presses of a box in fault) are set aside, ``hello`` loses its new
 ``settings`` and both ``hello`` and ``pong`` go back to saying stream 1; an ``ignored``
-press now carries the time of its first edge rather than of the pass that saw it. Stream
+press now carries the time of its first edge rather than of the pass that saw it, and
+(stream 4) what time decides carries the moment it was decided (a stuck button, a
+verdict, a long press), where v1 said the pass that saw it, a few milliseconds later:
+the test checks just that, and every input's time to the microsecond. Stream
 3 added ``early`` to each press of a verdict's ``order`` (settled after any tie draw),
 set aside too; and in stream 3 a long press in the die mode goes on to the next mode
 (Dodge Ball, its lobby) where v1 entered the die mode again, so that ``mode`` and its
@@ -22,6 +25,17 @@ from courtside import events
 GOLDEN = ROOT / "tests" / "golden" / "v1"
 SCRIPTS = sorted(GOLDEN.glob("*.jsonl"))
 ADDED = ("cmd", "button", "release")
+# An ignored press carries its first edge since v2, not the pass that saw it.
+WHEN_CHANGED = ("ignored",)
+# Since v4 what time decides is stamped at the moment it was decided, not at the pass that
+# saw it: a stuck button when it had been held ``stuck_ms``, a verdict (and its ties) when
+# its window closed, a long press (and the mode it enters) when the button had been held
+# ``long_ms``, and what an input causes (a join, a box fault cleared) at the input's own
+# stamp. v1 said the pass, which came at most this long after the moment (a debounce lock
+# of 20 ms, then a v1 poll of 5 ms):
+V1_PASS_LATE_US = 25000
+# ... while an input's own time (its first edge) is the same to the microsecond.
+INPUTS = ("press", "button", "release", "unstuck", "cmd")
 
 
 def seed_of(script):
@@ -41,13 +55,12 @@ def as_v1(line, seen=None):
         fields.pop("settings", None)
         fields["stream"] = 1
         return events.line(kind, t, fields)
-    if kind == "ignored":
-        return events.line(kind, 0, fields)
     if kind == "verdict":
         for press in fields["order"]:
             del press["early"]
-        return events.line(kind, t, fields)
-    return line
+    if kind in WHEN_CHANGED:
+        return events.line(kind, 0, fields)
+    return events.line(kind, t, fields) if kind == "verdict" else line
 
 
 def _long_press_out_of_die(kind, fields, seen):
@@ -68,9 +81,28 @@ def _long_press_out_of_die(kind, fields, seen):
     return False
 
 
+def stuck_in_turn(lines):
+    """``lines`` with each run of ``stuck`` lines in one order: v1 wrote buttons found
+    stuck in one pass in pin order, v4 in the order they became stuck."""
+    out, run = [], []
+    for line in [*lines, ""]:
+        if line.startswith('{"ev":"stuck"'):
+            run.append(line)
+            continue
+        out += sorted(run, key=untimed)
+        run = []
+        out.append(line)
+    return out[:-1]
+
+
+def untimed(line):
+    kind, _, fields = events.parse(line)
+    return events.line(kind, 0, fields)
+
+
 def v1_ignoring_when(line):
     kind, t, fields = events.parse(line)
-    return events.line(kind, 0, fields) if kind == "ignored" else line
+    return events.line(kind, 0, fields) if kind in WHEN_CHANGED else line
 
 
 def test_there_are_goldens():
@@ -83,5 +115,10 @@ def test_the_v1_stream_is_kept(script):
     seen: dict = {}
     now = [v for v in (as_v1(line, seen) for line in run.stdout.splitlines()) if v is not None]
     then = [v1_ignoring_when(line) for line in script.with_suffix(".out").read_text().splitlines()]
-    assert now == then
+    now, then = stuck_in_turn(now), stuck_in_turn(then)
+    assert [untimed(line) for line in now] == [untimed(line) for line in then]
+    for new, old in zip(now, then):
+        kind, t_now, _ = events.parse(new)
+        late = events.parse(old)[1] - t_now
+        assert late == 0 if kind in INPUTS else 0 <= late <= V1_PASS_LATE_US, (new, old)
     assert json.loads(run.stdout.splitlines()[0])["stream"] == 3

@@ -27,9 +27,10 @@ the other has answered a throw already answered.
     arb = Arbiter(settings, Fair(os.urandom))
     press = arb.press(player, button, stamp)    # a Press, with contest, lag, early
     for contest in arb.poll(now): ...            # contests judged since, in order
+                                                 # (contest.closed: when its window closed)
 """
 
-from courtside.clock import diff
+from courtside.clock import add, diff
 
 THROW = 0
 DODGE = 1
@@ -60,6 +61,7 @@ class Contest:
         self.first = first      # stamp of the press that opened it
         self.presses = []
         self.order = None       # judged order (list of Press)
+        self.closed = first     # tick its window closed (when it was judged)
         self.ties = []          # per tie: (rank, players in drawn order, gap in us)
 
 
@@ -124,7 +126,7 @@ class Arbiter:
         contest = self.open
         if contest is None or diff(stamp, contest.first) >= self.contest_us:
             if contest is not None:
-                self.done.append(self._judged(contest))
+                self.done.append(self._judged(contest, add(contest.first, self.contest_us)))
             self.contests += 1
             contest = self.open = Contest(self.contests, stamp)
         contest.presses.append(p)
@@ -174,22 +176,24 @@ class Arbiter:
         """Contests judged since the last poll, oldest first (often an empty list)."""
         contest = self.open
         if contest is not None and diff(now, contest.first) >= self.contest_us:
-            self.done.append(self._judged(contest))
+            self.done.append(self._judged(contest, add(contest.first, self.contest_us)))
         done = self.done
         if done:
             self.done = []
         return done
 
-    def close(self):
-        """Judge the open contest now, whatever its window (new game, mode change)."""
+    def close(self, now):
+        """Judge the open contest at tick ``now``, whatever its window (new game, mode
+        change)."""
         if self.open is not None:
-            self.done.append(self._judged(self.open))
+            self.done.append(self._judged(self.open, now))
         done, self.done = self.done, []
         return done
 
-    def _judged(self, contest):
+    def _judged(self, contest, closed):
         if contest is self.open:
             self.open = None
+        contest.closed = closed
         contest.order, contest.ties = judge(contest.presses, self.tie_us, self.rng)
         for p in contest.order:
             p.early = self._settle(p)

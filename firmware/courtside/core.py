@@ -17,8 +17,8 @@ do allocates nothing.
 from courtside import VERSION, display, events, lights, power, text
 from courtside import settings as config
 from courtside.arbiter import NAMES
-from courtside.clock import Timeline, add
-from courtside.debounce import PRESS, RELEASE, STUCK, UNSTUCK, Debouncer
+from courtside.clock import Timeline, add, diff
+from courtside.debounce import LONG, PRESS, RELEASE, STUCK, Debouncer
 from courtside.dodgeball import DodgeBall
 from courtside.effects import EVENT, FRAME, SAVE
 from courtside.lobby import Lobby
@@ -27,7 +27,8 @@ from courtside.stage import NEXT_MODE, Context
 MODES = ("dodgeball", "referee", "die")
 _LOBBY_FIRST = ("dodgeball", "referee")
 _IDLE_MS = 100
-_BUSY_MS = 5
+SNAPSHOTS_PER_PASS = 16   # ring snapshots one pass takes (docs/firmware.md#the-loop-and-its-budget)
+LINES_PER_PASS = 2        # command lines one pass carries out
 LINE_MAX = 200
 _GLITCH_US = 50000  # presses this close before a box fault belong to the fault
 HELP = ("ping", "mode dodgeball|referee|die", "new", "start", "join N", "set name=value ...",
@@ -58,10 +59,14 @@ class Core:
         if levels is None:
             levels = pins.button_mask           # every button open
         self.debouncer = Debouncer(pins.button_gpio, self.settings["debounce_ms"] * 1000,
-                                   self.settings["stuck_ms"] * 1000, levels, now)
+                                   self.settings["stuck_ms"] * 1000, levels, now,
+                                   pins.main_id, self.settings["long_ms"] * 1000)
         self.effects = []
         self.ctx = Context(self.settings, rng, self.boxes, self.timeline, self.effects, now)
         self.faulty = bytearray(self.boxes)     # 1 while a box shows a wiring fault
+        self._closed = bytearray(self.boxes)    # buttons each box has closed (debounced)
+        for i in range(4 * self.boxes):
+            self._closed[i >> 2] += self.debouncer.down[i]
         self.long_done = False
         self.dropped = 0
         self.unsent = 0
@@ -79,54 +84,105 @@ class Core:
     def step(self, now, ring=None, lines=(), unsent=0):
         """One pass at tick ``now``: take the ring's snapshots and the laptop's lines,
         run what is due; returns the ms until the core next needs a pass (at the latest).
-        ``unsent`` is the driver's count of event lines it could not send."""
-        ctx = self.ctx
-        ctx.now = now
+        ``unsent`` is the driver's count of event lines it could not send.
+
+        A pass takes at most ``SNAPSHOTS_PER_PASS`` snapshots; while more wait, the
+        pass's time is the stamp of the last one taken, so nothing is judged ahead of an
+        input still in the ring. A snapshot stamped after ``now`` (it arrived while the
+        pass began) moves the pass's time on to it: no event is stamped before its cause.
+        """
+        take = 0
+        if ring is not None:
+            take = len(ring)
+            if take:
+                now = self._pass_time(ring, take, now)
+        self.ctx.now = now
         self.timeline.advance(now)
         if not self.started:
-            self.started = True
-            self._emit("hello", fw=VERSION, stream=events.STREAM, mode=self.mode,
-                       capture=self.capture, boxes=self.boxes, settings=self.settings)
-            self.enter(self.mode)
-        out = self._out
-        if ring is not None:
-            snap = self._snap
-            while ring.get(snap):
-                self.debouncer.feed(snap[0], snap[1], out)
-                if out:
-                    self._edges(out)
-            if ring.dropped != self.dropped:
-                self._emit("overflow", dropped=ring.dropped, new=ring.dropped - self.dropped)
-                self.dropped = ring.dropped
-        self.debouncer.poll(now, out)
-        if out:
-            self._edges(out)
-        self._long_press(now)
-        soonest = _IDLE_MS
-        idle = True
-        due = self.stage.poll(ctx, now)
-        self._settle()
-        if due is not None:
-            idle = False
-            soonest = min(soonest, due)
-        due = ctx.lights.run(now)
-        if due is not None:
-            idle = False
-            soonest = min(soonest, due)
-        due = ctx.tunes.step(now)
-        if due is not None:
-            idle = False
-            soonest = min(soonest, due)
-        if self.debouncer.busy():
-            idle = False
-            soonest = min(soonest, _BUSY_MS)
-        self.idle = idle and not lines
+            self._hello()
+        if take:
+            self._snapshots(ring)
+        if ring is not None and ring.dropped != self.dropped:
+            self._emit("overflow", dropped=ring.dropped, new=ring.dropped - self.dropped)
+            self.dropped = ring.dropped
+        self.debouncer.poll(now, self._out)
+        if self._out:
+            self._edges(self._out)
+        soonest = self._due(now)
         if unsent != self.unsent:  # the laptop stopped reading for a while: say how long
             self._emit("unsent", lines=unsent - self.unsent, total=unsent)
             self.unsent = unsent
+        if lines:
+            self.idle = False
+            self._lines(lines)
+        if take and len(ring):
+            soonest = 0           # snapshots left for the next pass
+            self.idle = False
+        self._frame()
+        return soonest
+
+    def _hello(self):
+        self.started = True
+        self._emit("hello", fw=VERSION, stream=events.STREAM, mode=self.mode,
+                   capture=self.capture, boxes=self.boxes, settings=self.settings)
+        self.enter(self.mode)
+
+    def _pass_time(self, ring, n, now):
+        """The time this pass judges up to, with ``n`` snapshots in the ring."""
+        if n > SNAPSHOTS_PER_PASS:
+            n = SNAPSHOTS_PER_PASS
+            self._take = n
+            return ring.stamp(n - 1)
+        self._take = n
+        last = ring.stamp(n - 1)
+        return last if diff(last, now) > 0 else now
+
+    def _snapshots(self, ring):
+        """Feed the snapshots ``_pass_time`` counted through the debouncer, in order."""
+        snap = self._snap
+        out = self._out
+        for _ in range(self._take):
+            ring.get(snap)
+            self.debouncer.feed(snap[0], snap[1], out)
+            if out:
+                self._edges(out)
+
+    def _lines(self, lines):
+        """Carry out the laptop's lines (the driver hands at most LINES_PER_PASS)."""
+        self._catch_up()
         for line in lines:
             self.command(line)
-        self._frame()
+
+    def _catch_up(self):
+        """Before an input is written to the stream, the stage finishes what it had begun
+        in earlier passes (the deathballs' run), so the stream is the same however the
+        passes fell."""
+        self.stage.catch_up(self.ctx)
+
+    def _due(self, now):
+        """Poll the stage, lights and tunes; returns the ms until the next pass is due
+        and sets ``idle`` when nothing at all is (only the next input matters)."""
+        soonest = _IDLE_MS
+        idle = True
+        due = self.stage.poll(self.ctx, now)
+        self._settle()
+        if due is not None:
+            idle = False
+            soonest = due if due < soonest else soonest
+        due = self.ctx.lights.run(now)
+        if due is not None:
+            idle = False
+            soonest = due if due < soonest else soonest
+        due = self.ctx.tunes.step(now)
+        if due is not None:
+            idle = False
+            soonest = due if due < soonest else soonest
+        due = self.debouncer.wait_us(now)
+        if due >= 0:
+            idle = False
+            due = (due + 999) // 1000    # rounded up: a pass that came early does nothing
+            soonest = due if due < soonest else soonest
+        self.idle = idle
         return soonest
 
     # stages -----------------------------------------------------------------------------
@@ -157,7 +213,7 @@ class Core:
             self._start(_stage(self.mode, False))
 
     def _emit(self, event, **fields):
-        self.effects.append((EVENT, event, self.timeline.elapsed(), fields))
+        self.effects.append((EVENT, event, self.timeline.at(self.ctx.now), fields))
 
     def _frame(self):
         """The frame last asked for, scaled and capped, if it differs from the one shown."""
@@ -176,52 +232,82 @@ class Core:
     # inputs -----------------------------------------------------------------------------
 
     def _edges(self, out):
-        """Hand debounced edges on: every one is recorded in the stream as an input (a
-        press, a release), so a log can be replayed through the core."""
-        self._check_boxes()
+        """Hand debounced edges on, in the order they happened: every one is recorded in
+        the stream as an input (a press, a release), so a log can be replayed through the
+        core. Edges with one stamp happened together (one snapshot): the box check looks
+        at them as one."""
+        self._catch_up()
         ctx = self.ctx
-        for kind, button, stamp in out:
-            if button == self.main_id:
-                self._main_edge(kind, stamp)
-                continue
-            stage = self.stage
-            box, k = divmod(button, 4)
-            if kind == PRESS:
-                if self.faulty[box]:
-                    ctx.emit_at(stamp, "ignored", p=box + 1, b=stage.buttons[k], why="box fault")
-                    continue
-                if not stage.records_presses:
-                    ctx.emit_at(stamp, "button", p=box + 1, b=stage.buttons[k])
-                stage.press(ctx, box, k, stamp)
-                self._settle()
-            elif kind == RELEASE:
-                ctx.emit_at(stamp, "release", p=box + 1, b=stage.buttons[k])
-            elif kind == STUCK:
-                self._emit("stuck", p=box + 1, b=NAMES[k])
-                ctx.light(box, lights.FAULT)
-                ctx.tone("fault")
-            elif kind == UNSTUCK:
-                ctx.emit_at(stamp, "unstuck", p=box + 1, b=NAMES[k])
+        now = ctx.now
+        n = len(out)
+        i = 0
+        while i < n:
+            j = self._count(out, i)
+            ctx.now = out[i][2]          # each input is judged at its own stamp
+            self._check_boxes(ctx.now)
+            while i < j:
+                self._edge(out[i])
+                i += 1
+        ctx.now = now
         del out[:]
 
-    def _check_boxes(self):
+    def _count(self, out, i):
+        """Count the buttons each box has closed after the edges stamped as ``out[i]``;
+        returns the index after them."""
+        stamp = out[i][2]
+        closed = self._closed
+        while i < len(out) and out[i][2] == stamp:
+            kind, button = out[i][0], out[i][1]
+            if button != self.main_id:
+                if kind == PRESS:
+                    closed[button >> 2] += 1
+                elif kind != STUCK:       # a release, or a stuck button let go
+                    closed[button >> 2] -= 1
+            i += 1
+        return i
+
+    def _edge(self, edge):
+        kind, button, stamp = edge
+        if button == self.main_id:
+            return self._main_edge(kind, stamp)
+        ctx = self.ctx
+        stage = self.stage
+        box = button >> 2
+        name = stage.buttons[button & 3]
+        if kind == PRESS:
+            if self.faulty[box]:
+                return ctx.emit_at(stamp, "ignored", p=box + 1, b=name, why="box fault")
+            if not stage.records_presses:
+                ctx.emit_at(stamp, "button", p=box + 1, b=name)
+            stage.press(ctx, box, button & 3, stamp)
+            return self._settle()
+        if kind == RELEASE:
+            return ctx.emit_at(stamp, "release", p=box + 1, b=name)
+        name = NAMES[button & 3]
+        if kind == STUCK:
+            ctx.emit_at(stamp, "stuck", p=box + 1, b=name)
+            ctx.light(box, lights.FAULT)
+            return ctx.tone("fault")
+        return ctx.emit_at(stamp, "unstuck", p=box + 1, b=name)
+
+    def _check_boxes(self, stamp):
         """Three or more buttons of one box closed at once is a cable being plugged or a
-        short, not a play: report it and ignore the box until all its buttons are open."""
-        down = self.debouncer.down
+        short, not a play: report it and ignore the box until all its buttons are open.
+        Judged at each instant an edge happened, from that instant's count."""
+        closed = self._closed
         ctx = self.ctx
         for box in range(self.boxes):
-            closed = down[4 * box] + down[4 * box + 1] + down[4 * box + 2] + down[4 * box + 3]
             if self.faulty[box]:
-                if not closed:
+                if not closed[box]:
                     self.faulty[box] = 0
                     self._emit("fault", kind="cleared", p=box + 1)
-            elif closed >= 3:
+            elif closed[box] >= 3:
                 self.faulty[box] = 1
-                self._emit("fault", kind="box", p=box + 1, closed=closed)
+                self._emit("fault", kind="box", p=box + 1, closed=closed[box])
                 ctx.light(box, lights.FAULT)
                 ctx.tone("fault")
                 # the presses that led up to it were the same glitch
-                self.stage.withdraw(ctx, box, add(ctx.now, -_GLITCH_US))
+                self.stage.withdraw(ctx, box, add(stamp, -_GLITCH_US))
 
     def _main_edge(self, kind, stamp):
         ctx = self.ctx
@@ -233,15 +319,16 @@ class Core:
             if not self.long_done:
                 self.stage.main(ctx, stamp)
                 self._settle()
+        elif kind == LONG:
+            self._long_press()
         elif kind == STUCK:
-            self._emit("stuck", p=0, b="MAIN")
-        elif kind == UNSTUCK:
+            ctx.emit_at(stamp, "stuck", p=0, b="MAIN")
+        else:
             ctx.emit_at(stamp, "unstuck", p=0, b="MAIN")
 
-    def _long_press(self, now):
-        held = self.debouncer.held_us(self.main_id, now)
-        if self.long_done or held < self.settings["long_ms"] * 1000:
-            return
+    def _long_press(self):
+        """The main button held ``long_ms`` (judged at the moment it was, whenever the
+        pass that sees it comes): the next mode, or a new game of this one."""
         self.long_done = True
         self.ctx.tone("mode")
         if self.stage.long_press == NEXT_MODE:
@@ -306,8 +393,7 @@ class Core:
     def _apply(self, new):
         self.settings = new
         self.ctx.settings = new
-        self.debouncer.debounce_us = new["debounce_ms"] * 1000
-        self.debouncer.stuck_us = new["stuck_ms"] * 1000
+        self.debouncer.configure(new["debounce_ms"] * 1000, new["stuck_ms"] * 1000, new["long_ms"] * 1000)
         self.stage.configure(self.ctx, new)
 
     def _error(self, msg, line):

@@ -1,27 +1,40 @@
-"""Debounce: raw level snapshots in, presses out, each stamped at its first edge.
+"""Debounce: raw level snapshots in, presses out, each judged at its own stamp.
 
 A press counts at the first edge of the contact closing; the bounce that follows is
 ignored for ``debounce_us`` *after* that edge, so filtering never delays a timestamp.
-When the lock ends the button's latest raw level decides whether it was released in the
-meantime. A button held longer than ``stuck_us`` is reported stuck once, and nothing
-more is heard from it until it is released (reported as unstuck).
+When the lock ends the button's raw level at that moment decides whether it was
+released in the meantime. A button held longer than ``stuck_us`` is reported stuck once
+(at the moment it became so), and nothing more is heard from it until it is released
+(reported as unstuck).
+
+Everything is judged on the stamps alone, never on when a pass of the main loop happens
+to come round: before a snapshot is taken, every lock and stuck timeout that ended
+before its stamp is ended first, in time order. So a pass that comes 500 ms late sees
+the same presses and releases, in the same order and with the same stamps, as passes a
+millisecond apart (``tests/test_pass_timing.py``).
 
     d = Debouncer(pins.button_gpio, 20_000, 3_000_000, hw.levels(), now)
     d.feed(stamp, levels, out)   # out gets (kind, button, stamp) tuples
-    d.poll(now, out)             # ends locks, finds stuck buttons
+    d.poll(now, out)             # ends the locks and timeouts due by now
+    d.wait_us(now)               # when a pass is next needed for them (-1: never)
+
+Give ``long_i`` (the main-unit button) and ``long_us`` and that button's hold is also
+reported, once a press, as a ``LONG`` at the moment it reached ``long_us``.
 """
 
-from courtside.clock import diff
+from courtside.clock import add, diff
 
 PRESS = 1
 RELEASE = 2
 STUCK = 3
 UNSTUCK = 4
+LONG = 5      # the button named by ``long_i`` has been held ``long_us`` (once a press)
 
 
 class Debouncer:
-    def __init__(self, gpio, debounce_us, stuck_us, levels, now):
+    def __init__(self, gpio, debounce_us, stuck_us, levels, now, long_i=-1, long_us=0):
         n = len(gpio)
+        self.n = n
         self.bits = tuple(1 << g for g in gpio)
         self.debounce_us = debounce_us
         self.stuck_us = stuck_us
@@ -31,52 +44,103 @@ class Debouncer:
         self.since = [now] * n       # stamp of the last accepted transition
         self.locked = bytearray(n)   # 1 while bounce after a transition is ignored
         self.stuck = bytearray(n)
+        self.level = levels          # the last snapshot's levels
+        self.long_i = long_i         # the one button whose long hold is reported
+        self.long_us = long_us
+        self.long_done = True        # its long hold was reported (or it is not down)
+        self.due_i = -1              # the button whose lock or timeout ends first
+        self.due_at = now            # ... and when
+        self.due_long = False        # ... and whether it is the long hold
         for i in range(n):
             # A button already closed at start-up is down but never pressed: if it stays
             # closed it is reported stuck, and it counts again only after a release.
             closed = 0 if levels & self.bits[i] else 1
             self.raw[i] = self.down[i] = closed
+        self._plan()
 
     def feed(self, stamp, levels, out):
-        bits = self.bits
-        for i in range(len(bits)):
-            closed = 0 if levels & bits[i] else 1
-            if closed != self.raw[i]:
-                self.raw[i] = closed
-                self.raw_at[i] = stamp
-                if not self.locked[i] and closed != self.down[i]:
-                    self._turn(i, stamp, out)
+        """One snapshot: every lock and timeout due before ``stamp`` ends first."""
+        if self.due_i >= 0:
+            self.poll(stamp, out)
+        changed = levels ^ self.level
+        self.level = levels
+        if changed:
+            bits = self.bits
+            for i in range(self.n):
+                if changed & bits[i]:
+                    self._edge(i, 0 if levels & bits[i] else 1, stamp, out)
+
+    def _edge(self, i, closed, stamp, out):
+        self.raw[i] = closed
+        self.raw_at[i] = stamp
+        if not self.locked[i] and closed != self.down[i]:
+            self._turn(i, stamp, out)
 
     def poll(self, now, out):
-        for i in range(len(self.bits)):
-            if self.locked[i] and diff(now, self.since[i]) >= self.debounce_us:
+        """End every lock and stuck timeout due by ``now``, earliest first."""
+        while self.due_i >= 0 and diff(now, self.due_at) >= 0:
+            i = self.due_i
+            if self.locked[i]:
                 self.locked[i] = 0
                 if self.raw[i] != self.down[i]:
                     # The contact changed again during the lock: its last change is the edge.
                     self._turn(i, self.raw_at[i], out)
-            if self.down[i] and not self.stuck[i] and diff(now, self.since[i]) >= self.stuck_us:
+                    continue
+            elif self.due_long:
+                self.long_done = True
+                out.append((LONG, i, self.due_at))
+            else:
                 self.stuck[i] = 1
-                out.append((STUCK, i, now))
+                out.append((STUCK, i, self.due_at))
+            self._plan()
+
+    def _plan(self):
+        """Find the lock or timeout that ends first (``due_i`` -1: none runs)."""
+        self.due_i = -1
+        for i in range(self.n):
+            if self.locked[i]:
+                self._candidate(i, add(self.since[i], self.debounce_us), False)
+            elif self.down[i] and not self.stuck[i]:
+                if i == self.long_i and not self.long_done:
+                    self._candidate(i, add(self.since[i], self.long_us), True)
+                self._candidate(i, add(self.since[i], self.stuck_us), False)
+
+    def _candidate(self, i, at, long):
+        if self.due_i < 0 or diff(at, self.due_at) < 0:
+            self.due_i = i
+            self.due_at = at
+            self.due_long = long
 
     def _turn(self, i, stamp, out):
         self.down[i] = self.raw[i]
         self.since[i] = stamp
         self.locked[i] = 1
         if self.down[i]:
+            if i == self.long_i:
+                self.long_done = False
             out.append((PRESS, i, stamp))
         elif self.stuck[i]:
             self.stuck[i] = 0
             out.append((UNSTUCK, i, stamp))
         else:
             out.append((RELEASE, i, stamp))
+        self._plan()
+
+    def configure(self, debounce_us, stuck_us, long_us):
+        """New lock, stuck and long-hold times; the ones running are measured by them."""
+        self.debounce_us = debounce_us
+        self.stuck_us = stuck_us
+        self.long_us = long_us
+        self._plan()
+
+    def wait_us(self, now):
+        """Microseconds until the next lock or stuck timeout ends (0: overdue), or -1
+        when none is running."""
+        if self.due_i < 0:
+            return -1
+        left = diff(self.due_at, now)
+        return left if left > 0 else 0
 
     def held_us(self, i, now):
         """How long button ``i`` has been down (0 when up)."""
         return diff(now, self.since[i]) if self.down[i] else 0
-
-    def busy(self):
-        """True while a lock or a held button needs the main loop to keep polling."""
-        for i in range(len(self.bits)):
-            if self.locked[i] or (self.down[i] and not self.stuck[i]):
-                return True
-        return False

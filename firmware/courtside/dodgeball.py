@@ -56,7 +56,7 @@ class DodgeBall(Stage):
         return None if due is None else due // 1000 + 1
 
     def stop(self, ctx):
-        for contest in self.arbiter.close():
+        for contest in self.arbiter.close(ctx.now):
             self._verdict(ctx, contest)
 
     def withdraw(self, ctx, box, since):
@@ -69,11 +69,12 @@ class DodgeBall(Stage):
     def _verdict(self, ctx, contest):
         order = [{"n": p.n, "p": p.player + 1, "b": NAMES[p.button], "rank": p.rank, "lag": p.lag,
                   "tie": p.tie, "early": p.early} for p in contest.order]
-        ctx.emit("verdict", c=contest.number, order=order, tie_us=self.arbiter.tie_us)
+        # A verdict is decided the moment its window closes, whenever the pass comes.
+        ctx.emit_at(contest.closed, "verdict", c=contest.number, order=order, tie_us=self.arbiter.tie_us)
         tied = False
         for rank, players, gap in contest.ties:
-            ctx.emit("tie", c=contest.number, rank=rank, players=sorted(q + 1 for q in players),
-                     draw=[q + 1 for q in players], gap=gap)
+            ctx.emit_at(contest.closed, "tie", c=contest.number, rank=rank,
+                        players=sorted(q + 1 for q in players), draw=[q + 1 for q in players], gap=gap)
             tied = True
         bands, early = display.bands_of(contest.order)
         ctx.show(display.contest(bands, early))

@@ -52,6 +52,10 @@ class Ring:
         ix[_TAIL] = (tail + 1) & self.mask
         return True
 
+    def stamp(self, k):
+        """The stamp of the ``k``-th oldest snapshot (0: the next ``get``); k < len."""
+        return self.stamps[(self.ix[_TAIL] + k) & self.mask]
+
     def __len__(self):
         return (self.ix[_HEAD] - self.ix[_TAIL]) & self.mask
 

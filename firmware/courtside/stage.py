@@ -47,6 +47,10 @@ class Stage:
         """Every pass; returns ms until the stage next needs a pass, or None."""
         return None
 
+    def catch_up(self, ctx):
+        """An input is about to be handled: finish any work spread over passes (the
+        deathballs' run) first, so the stream does not depend on how the passes fell."""
+
     def command(self, ctx, words):
         """A laptop command the core did not take; returns why it was refused, or None."""
         return "unknown command: %s" % " ".join(words)
@@ -61,7 +65,8 @@ class Stage:
 class Context:
     """What the core lends a stage: the game's facts and the means to answer.
 
-    ``now`` is the tick of the current pass; ``players`` the boxes in the game (set by
+    ``now`` is the tick of the current pass (while the core hands on an input, the
+    input's own stamp); ``players`` the boxes in the game (set by
     the lobby); ``settings`` the settings in force. A stage asks for a game to begin
     with ``begin()``; the core starts it once the stage's hook has returned.
     """
@@ -80,7 +85,10 @@ class Context:
         self.tunes = tones.Tunes(effects)
 
     def emit(self, event, **fields):
-        self.effects.append((EVENT, event, self._timeline.elapsed(), fields))
+        """An event decided now: at the pass's tick, or while an input is handled, at
+        that input's stamp (the core sets ``now`` to it), so the stream does not depend
+        on when the pass came."""
+        self.effects.append((EVENT, event, self._timeline.at(self.now), fields))
 
     def emit_at(self, stamp, event, **fields):
         """An event that happened at tick ``stamp`` (a press), not at this pass."""

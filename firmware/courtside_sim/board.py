@@ -47,6 +47,7 @@ class SimBoard:
         self.vt = 0                            # virtual us since start
         self.t0 = t0
         self.busy_us = busy_ms * 1000
+        self.passes = -1                       # passes of the loop run so far
         self.settings_path = settings_path
         self.out = out or _print
         self.view = view                       # view.frame(frame), view.led(box, on), view.tone(f, ms)
@@ -68,10 +69,8 @@ class SimBoard:
 
     def advance(self, ms):
         """Virtual time: what ``wait`` is in real time, for ``driver.run_virtual``."""
-        us = ms * 1000
-        if us and us < self.busy_us:      # a busy loop comes back late (not at start-up)
-            us = self.busy_us
-        return self._advance(us)
+        self.passes += 1
+        return self._advance(ms * 1000)
 
     async def wait(self, ms):
         """For ``driver.run`` (bring-up runs so): virtual time needs no real waiting."""
@@ -79,17 +78,22 @@ class SimBoard:
 
     def _advance(self, us):
         """Move virtual time on by ``us`` or to the next input, whichever comes first;
-        False once the script is done and has settled."""
+        False once the script is done and has settled. A busy loop's pass takes
+        ``busy_us`` whatever it was asked: it wakes no sooner, and every input up to
+        then lands in the ring, as interrupts would keep filling it."""
         script = self.script
         target = self.vt + us
         t = script.next_time()
-        if self.busy_us:   # a slow loop: every input up to the target lands in the ring
+        if self.busy_us and self.passes:
+            if t is not None and t < target:
+                target = t
+            target = max(target, self.vt + self.busy_us)
             took = False
             while t is not None and t <= target:
                 self._take(t)
                 took = True
                 t = script.next_time()
-            if t is None and target > script.last + SETTLE_US and not took:
+            if t is None and target > script.last + SETTLE_US and not took and not len(self.ring):
                 return False
             self.vt = target
             return True

@@ -256,6 +256,8 @@ class RefereeMode(Stage):
         while self.game.running:
             self._run_step(ctx)
 
+    catch_up = _finish_run
+
     def _skip(self, ctx):
         """ROLL during the run: show the end of it now."""
         self.roll = None
