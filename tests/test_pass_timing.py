@@ -17,7 +17,7 @@ import random
 import sys
 
 import pytest
-from conftest import simulate
+from conftest import ROOT, simulate
 
 PASS_MS = (0, 1, 5, 20, 30, 50, 90, 200, 500)
 ON_UNIX_PORT = (0, 50, 500)
@@ -130,3 +130,48 @@ def test_a_long_press_is_judged_at_its_moment_whatever_the_pass(tmp_path):
     kinds = [json.loads(line)["ev"] for line in runs[0]]
     # the hold ended the game for a new lobby, where the DODGE press joins box 2
     assert kinds[-4:] == ["mode", "lobby", "button", "join"]
+
+
+# A command is read when a pass comes, so what it writes moves with the pass: the game
+# below is entered by command (mode, lobby) and its dice are forced by command.
+ANSWERS = ("cmd", "ok", "error", "mode", "lobby")
+GAME_UNTIL_US = 30_000_000   # the worked game's first part: set-up, moves, runs, a death
+LATER_US = 2_000_000
+
+
+def _deathball_with_presses_during_runs(seed):
+    """A worked refereed game with arrows pressed at random moments on top: while the
+    initiative rolls are shown, and after the round that sets the deathballs running,
+    while they run (refused there) and as the next round begins."""
+    rng = random.Random(seed)
+    lines = (ROOT / "tests/scripts/deathball_game.jsonl").read_text().splitlines()
+    steps = [json.loads(line) for line in lines if line.startswith("{")]
+    steps = [step for step in steps if step["t"] < GAME_UNTIL_US]
+    # Spread out so each command is read before the next press whatever the pass: the
+    # game's lobby after "mode referee", and the initiative ROLL a second after the dice.
+    for step in steps[1:]:
+        step["t"] += LATER_US if step["t"] < 1_200_000 else LATER_US + 1_000_000
+    roll = [step["t"] for step in steps if step.get("b") == "MAIN"][-1]
+    run = max(step["t"] for step in steps)
+    for start, stop, count in ((roll + 100_000, roll + 2_500_000, 6), (run + 50_000, run + 12_000_000, 30)):
+        for _ in range(count):
+            steps.append({"t": rng.randrange(start, stop), "p": rng.randint(1, 3),
+                          "b": rng.choice(("UP", "DOWN", "LEFT", "RIGHT"))})
+    return sorted(steps, key=lambda step: step["t"])
+
+
+@pytest.mark.parametrize("seed", [3, 5])
+def test_a_refereed_game_writes_the_same_stream_at_any_pass_length(seed, tmp_path, micropython):
+    path = tmp_path / "game.jsonl"
+    path.write_text("".join(json.dumps(step) + "\n" for step in _deathball_with_presses_during_runs(seed)))
+
+    def stream(exe, busy):
+        lines = simulate(exe, "--busy-ms", busy, path).stdout.splitlines()
+        return [line for line in lines if json.loads(line)["ev"] not in ANSWERS]
+
+    first = stream(sys.executable, 0)
+    kinds = [json.loads(line)["ev"] for line in first]
+    assert {"ball", "bounce", "refuse", "move", "turn"} <= set(kinds)
+    for busy in (5, 30, 90, 200, 500):
+        assert stream(sys.executable, busy) == first, "with %d ms passes" % busy
+    assert stream(micropython, 200) == first

@@ -154,10 +154,12 @@ class Core:
             self.command(line)
 
     def _catch_up(self):
-        """Before an input is written to the stream, the stage finishes what it had begun
-        in earlier passes (the deathballs' run), so the stream is the same however the
-        passes fell."""
+        """Before an input is written to the stream, the stage brings what runs over
+        passes (the deathballs' run, its animation) up to the input's time, so the input
+        meets the game as a board whose passes came at once would, and the stream is the
+        same however the passes fell."""
         self.stage.catch_up(self.ctx)
+        self._settle()
 
     def _due(self, now):
         """Poll the stage, lights and tunes; returns the ms until the next pass is due
@@ -236,7 +238,6 @@ class Core:
         the stream as an input (a press, a release), so a log can be replayed through the
         core. Edges with one stamp happened together (one snapshot): the box check looks
         at them as one."""
-        self._catch_up()
         ctx = self.ctx
         now = ctx.now
         n = len(out)
@@ -244,6 +245,7 @@ class Core:
         while i < n:
             j = self._count(out, i)
             ctx.now = out[i][2]          # each input is judged at its own stamp
+            self._catch_up()
             self._check_boxes(ctx.now)
             while i < j:
                 self._edge(out[i])

@@ -48,8 +48,9 @@ class Stage:
         return None
 
     def catch_up(self, ctx):
-        """An input is about to be handled: finish any work spread over passes (the
-        deathballs' run) first, so the stream does not depend on how the passes fell."""
+        """An input is about to be handled at ``ctx.now``: bring whatever runs over passes
+        (the deathballs' run and its animation) up to that time first, so the stream does
+        not depend on how the passes fell."""
 
     def command(self, ctx, words):
         """A laptop command the core did not take; returns why it was refused, or None."""

@@ -25,6 +25,7 @@ _STEP_MS = const(260)
 _DEATH_MS = const(700)
 _SHRINK_MS = const(900)
 _HEADING_MS = const(1000)
+_CATCH_UP_STEPS = const(64)   # animation steps one input may catch up (a run has ~30)
 
 
 def _faces(words):
@@ -248,7 +249,7 @@ class RefereeMode(Stage):
             ctx.emit_at(self.run_tick, kind, **fields)
             self.queue.append((kind, fields))
         if idle and self.queue:
-            self._advance(ctx, ctx.now)
+            self._advance(ctx, self.run_tick)   # the animation starts when the round ended
 
     def _finish_run(self, ctx):
         """An input while the run is still being computed: finish it first, so the input
@@ -256,7 +257,13 @@ class RefereeMode(Stage):
         while self.game.running:
             self._run_step(ctx)
 
-    catch_up = _finish_run
+    def catch_up(self, ctx):
+        """Finish the run's computation, then play its animation on to ``ctx.now``: an
+        input finds the matrix's queue where a board with no slow pass would have it."""
+        self._finish_run(ctx)
+        for _ in range(_CATCH_UP_STEPS):
+            if self.poll(ctx, ctx.now) != 0:
+                return
 
     def _skip(self, ctx):
         """ROLL during the run: show the end of it now."""
@@ -323,8 +330,9 @@ class RefereeMode(Stage):
             self._run_step(ctx)
             if self.game.running:
                 return 0            # the next step in the very next pass
-        if self.roll is not None:
-            stage, face, wait = self.roll.at(now)
+        roll = self.roll
+        if roll is not None:
+            stage, face, wait = roll.at(now)
             ball = self.bounce["ball"] - 1
             if stage in ("tumble", "face"):
                 view.face(self.frame, face, view.BALL_COLOURS[ball])
@@ -337,15 +345,18 @@ class RefereeMode(Stage):
             view.trail(self.frame, s.balls[ball], s.headings[ball], view.BALL_COLOURS[ball])
             ctx.show(self.frame)
             self.bounce = None
-            self.until = clock.add(now, _HEADING_MS * 1000)
+            # timed from when the roll ended, not from this pass: a late pass does not
+            # stretch the animation, so an input finds it where a prompt board would
+            self.until = clock.add(clock.add(roll.start, roll.arrow_end * 1000), _HEADING_MS * 1000)
             return _HEADING_MS
         if self.until is not None:
             left = clock.diff(self.until, now) // 1000
             if left > 0:
                 return left
+            ended = self.until
             self.until = None
             if self.queue:
-                return self._advance(ctx, now)
+                return self._advance(ctx, ended)
             self._leds(ctx)
             self._draw(ctx)
         if self.queue:
