@@ -84,3 +84,88 @@ def test_on_a_board_a_broken_pico_layer_is_an_error_not_a_simulator(board, monke
     line = json.loads(capsys.readouterr().out.strip())
     assert line["ev"] == "error" and "Pico layer" in line["msg"] and "courtside deploy" in line["msg"]
     assert board.calls == []
+
+
+class _Reset(Exception):
+    """What the stand-in's ``machine.reset`` raises: a real one never returns."""
+
+
+def _failing_board(board, fail):
+    """A Pico layer whose loop fails as ``fail`` says on its third pass."""
+    from courtside.ring import Ring
+
+    class Pico:
+        def __init__(self, pins, settings):
+            self.pins = pins
+            self.ring = Ring(16)
+            self.capture = types.SimpleNamespace(name="irq")
+            self.unsent = 0
+            self.passes = 0
+            board.calls.append(("Pico",))
+
+        def ticks_us(self):
+            return 1000 * self.passes
+
+        def levels(self):
+            return self.pins.button_mask
+
+        async def wait(self, ms):
+            self.passes += 1
+            if self.passes == 3:
+                fail()
+            return True
+
+        def read_line(self):
+            return None
+
+        def write_line(self, text):
+            board.calls.append(("line", json.loads(text)["ev"]))
+
+        def show(self, frame):
+            pass
+
+        def led(self, box, on):
+            pass
+
+        def tone(self, freq, ms):
+            pass
+
+        def service(self, now):
+            pass
+
+        def random_bytes(self, n):
+            return bytes(n)
+
+        def release(self):
+            board.calls.append(("release",))
+
+    board.held = False
+    board.Pico = Pico
+
+    def reset():
+        board.calls.append(("reset",))
+        raise _Reset
+    board.reset = reset
+
+
+def test_a_fault_in_the_loop_restarts_the_board(board, tmp_path, capsys):
+    """An exception nobody expected (here a MemoryError on the third pass) is reported,
+    the hardware released, and the board reset: it comes back, never sits at the REPL."""
+    def fail():
+        raise MemoryError("memory allocation failed")
+    _failing_board(board, fail)
+    with pytest.raises(_Reset):
+        start.main(PINMAP, str(tmp_path / "settings.json"))
+    assert board.calls[-2:] == [("release",), ("reset",)]
+    assert ("line", "hello") in board.calls
+    (line,) = [json.loads(x) for x in capsys.readouterr().out.splitlines() if x.startswith("{")]
+    assert line["ev"] == "error" and "MemoryError" in line["msg"] and "starting again" in line["msg"]
+
+
+def test_ctrl_c_in_the_loop_stops_it_and_leaves_the_repl(board, tmp_path, capsys):
+    def interrupt():
+        raise KeyboardInterrupt
+    _failing_board(board, interrupt)
+    core = start.main(PINMAP, str(tmp_path / "settings.json"))
+    assert core is not None and board.calls[-1] == ("release",)
+    assert ("reset",) not in board.calls and "the REPL is free" in capsys.readouterr().out

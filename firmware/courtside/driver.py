@@ -10,6 +10,7 @@ drive the core without it.
 """
 
 from courtside import events
+from courtside.core import LINES_PER_PASS
 from courtside.effects import EVENT, FRAME, LED, SAVE, TONE
 
 
@@ -35,14 +36,20 @@ def apply(effects, hw, t=0):
 
 def one_pass(core, hw, lines):
     """Gather the laptop's lines, step the core, apply its effects; returns the ms the core
-    may sleep. ``lines`` is a list the caller keeps, so a pass allocates none."""
-    line = hw.read_line()
-    while line is not None:
-        lines.append(line)
+    may sleep. ``lines`` is a list the caller keeps, so a pass allocates none. At most
+    ``LINES_PER_PASS`` lines are taken: the rest wait where they are (a board's USB
+    buffer, which holds the laptop back when full), so a flood is answered line by line
+    over many short passes, and one pass's effects stay bounded."""
+    while len(lines) < LINES_PER_PASS:
         line = hw.read_line()
+        if line is None:
+            break
+        lines.append(line)
     now = hw.ticks_us()
     wait_ms = core.step(now, hw.ring, lines, hw.unsent)
     if lines:
+        if len(lines) >= LINES_PER_PASS:
+            wait_ms = 0       # more may be waiting: the next pass at once
         del lines[:]
     apply(core.effects, hw, core.timeline.elapsed())
     hw.service(now)

@@ -24,6 +24,20 @@ def _error(msg):
 
 
 def main(pins_path=PINMAP, settings_path=SETTINGS):
+    """Start the game; returns its core when it stops (None if it never started). An
+    unexpected exception in the loop is reported and starts the firmware again: on a
+    board by a reset, elsewhere (the virtual Pico) by a fresh start in the same process,
+    so a fault never leaves a board that no longer answers."""
+    while True:
+        core = _start(pins_path, settings_path)
+        if core is not RESTART:
+            return core
+
+
+RESTART = "restart"
+
+
+def _start(pins_path, settings_path):
     try:
         pins = pin_map.load(pins_path)
     except (OSError, ValueError) as e:
@@ -60,14 +74,26 @@ def _run(hw, pins, settings, settings_path, rng_source):
     from courtside.fair import Fair
     core = Core(pins, settings, Fair(rng_source), now=hw.ticks_us(), levels=hw.levels(),
                 capture=hw.capture.name, can_save=settings_path is not None)
+    failed = False
     try:
         asyncio.run(driver.run(core, hw) if ON_BOARD else _virtual(core, hw))
     except KeyboardInterrupt:
         print("courtside: stopped, the REPL is free")
+    except Exception as e:  # noqa: BLE001 - whatever it was, the board must come back
+        failed = True
+        core = None
+        _error("courtside stopped on %r; starting again" % e)
     finally:
         hw.release()
         asyncio.new_event_loop()
-    return core
+    if not failed:
+        return core
+    import gc
+    gc.collect()
+    if ON_BOARD:
+        from courtside.hw import pico
+        pico.reset()
+    return RESTART
 
 
 async def _virtual(core, hw):

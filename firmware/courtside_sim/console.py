@@ -5,6 +5,8 @@ of the simulated board (P 1..4, or 0 with MAIN; EDGE down, up or tap, tap the de
 Lines are read with the board's own reader (``courtside.hw.lines.Receiver``): a byte at a
 time while stdin has bytes, control characters dropped, other bytes above ASCII read as
 ``?``, a line of any length cut so the core refuses it. Whatever arrives, it carries on.
+While ``QUEUE`` lines wait for the firmware, standard input is left unread, as a board's
+full USB buffer holds the laptop back: a flood is taken line by line, and nothing is lost.
 
     asyncio.create_task(stdin_lines(board))
 """
@@ -19,6 +21,7 @@ except ImportError:  # pragma: no cover
     import uasyncio as asyncio
 
 POLL_MS = 5         # how often stdin is looked at while it is quiet
+QUEUE = 8           # lines waiting for the firmware; past this stdin is left unread
 
 
 async def stdin_lines(board, stream=None, ready=None):
@@ -31,11 +34,13 @@ async def stdin_lines(board, stream=None, ready=None):
         ready = poller(sys.stdin, select.POLLIN)
     rx = Receiver(stream, ready, limit=LINE_MAX)
     while True:
+        while len(board.lines) >= QUEUE:      # as a board's USB buffer holds the laptop
+            await asyncio.sleep(POLL_MS / 1000)
         line = rx.read_line()
-        while line is not None:
+        if line is None:
+            await asyncio.sleep(POLL_MS / 1000)
+        else:
             await _line(board, line)
-            line = rx.read_line()
-        await asyncio.sleep(POLL_MS / 1000)
 
 
 async def _line(board, line):
