@@ -26,7 +26,7 @@ from courtside.stage import NEXT_MODE, Context
 
 MODES = ("dodgeball", "referee", "die")
 _LOBBY_FIRST = ("dodgeball", "referee")
-_IDLE_MS = 100
+_IDLE_MS = 1000   # the longest a pass waits: the watchdog (5 s) is fed every pass
 SNAPSHOTS_PER_PASS = 16   # ring snapshots one pass takes (docs/firmware.md#the-loop-and-its-budget)
 LINES_PER_PASS = 2        # command lines one pass carries out
 LINE_MAX = 200

