@@ -133,7 +133,7 @@ def _qstrs(r, n_qstr, statics):
     return names
 
 
-def _raw_code(r, qstrs, prefix, out, names):
+def _raw_code(r, qstrs, prefix, out, names, top=False):
     head = r.uint()
     kind = KINDS[head & 3]
     has_children = head & 4
@@ -141,7 +141,7 @@ def _raw_code(r, qstrs, prefix, out, names):
     flags = 0
     if kind == "bytecode":
         n_state, n_exc, _a, _k, at = prelude(code)
-        name = qstrs[_simple_name(code, at)]
+        name = "<module>" if top else qstrs[_simple_name(code, at)]
         words = n_state + EXC_WORDS * n_exc
         row = (name, kind, n_state, n_exc, words)
     else:
@@ -159,8 +159,8 @@ def _raw_code(r, qstrs, prefix, out, names):
         if flags & _VIPERBSS:
             r.uint()
         r.take(rodata)
-    qualified = prefix + [row[0]] if row[0] != "<module>" else prefix
-    out.append(Function(".".join(qualified) or "<module>", *row[1:]))
+    qualified = prefix if top else prefix + [row[0]]
+    out.append(Function(".".join(qualified) or row[0], *row[1:]))
     if has_children:
         for _ in range(r.uint()):
             _raw_code(r, qstrs, qualified, out, names)
@@ -201,7 +201,7 @@ def module_functions(data, module, statics=None, native_names=()):
     for _ in range(n_obj):
         _skip_obj(r)
     out = []
-    _raw_code(r, qstrs, [], out, list(native_names))
+    _raw_code(r, qstrs, [], out, list(native_names), top=True)
     if r.at != len(data):
         raise MpyError("%s: %d bytes left after the last function" % (module, len(data) - r.at))
     return [f._replace(name="%s:%s" % (module, f.name)) for f in out]
