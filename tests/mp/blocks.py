@@ -52,10 +52,12 @@ def _sentinel():
     return bytearray(1)
 
 
-def _ran_by(fn, k):
+def _ran_by(fn, k, setup):
     """True when the collector ran during fn() given a threshold k blocks past the
     blocks taken before fn() starts."""
     gc.threshold(-1)
+    if setup is not None:
+        setup()
     gc.collect()
     start = gc.mem_alloc()
     _plant()
@@ -68,15 +70,15 @@ def _ran_by(fn, k):
     return after < before - _SEEN
 
 
-def _raw(fn):
-    if not _ran_by(fn, 0):
+def _raw(fn, setup=None):
+    if not _ran_by(fn, 0, setup):
         raise RuntimeError("the collector never ran: the count cannot be read")
     lo, hi = 0, LIMIT
-    if _ran_by(fn, hi):
+    if _ran_by(fn, hi, setup):
         raise RuntimeError("more than %d blocks" % LIMIT)
     while hi - lo > 1:                 # _ran_by(fn, lo) holds, _ran_by(fn, hi) does not
         mid = (lo + hi) // 2
-        if _ran_by(fn, mid):
+        if _ran_by(fn, mid, setup):
             lo = mid
         else:
             hi = mid
@@ -92,7 +94,8 @@ def _nothing():
 _OWN = _raw(_nothing)
 
 
-def blocks(fn):
+def blocks(fn, setup=None):
     """Heap blocks ``fn()`` allocates (whether freed again or not). ``fn`` must do the
-    same work each time it is called (the search calls it about 20 times)."""
-    return _raw(fn) - _OWN
+    same work each time it is called (the search calls it about 20 times), from the
+    state ``setup()`` leaves when given."""
+    return _raw(fn, setup) - _OWN
