@@ -21,10 +21,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT / "firmware"))
 
-from test_frames import CEILINGS  # noqa: E402
-
 from courtside_host import mpyframes  # noqa: E402
 from courtside_host.vpico import micropython_binary  # noqa: E402
+from test_frames import CEILINGS  # noqa: E402
 
 PICO_BLOCK_WORDS = 4     # 16-byte blocks of 4-byte words
 HEADER_WORDS = 5         # mp_code_state_t before the state
