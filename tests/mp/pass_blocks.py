@@ -7,7 +7,7 @@
 #   "step <mode>"      Core.step alone, no input (no hardware layer)
 #   "press", "release", "verdict"   the passes of one THROW in a Dodge Ball game
 #   "join frame"       a lobby pass that takes a join and draws its frame
-#   "die frame"        a die-mode pass that draws the next tumble frame
+#   "die frame"        a die-mode pass that draws a roll's first tumbling face
 # argv: the firmware folder, the pin map.
 import json
 import sys
@@ -62,7 +62,7 @@ class Unit:
 
     def step(self):
         self.core.step(clock[0], ring, lines)
-        del self.core.effects[:]
+        self.core.effects.clear()
 
     def settle(self, passes=60, ms=100):
         for _ in range(passes):       # warm up: tunes, lights, module loads play out
@@ -93,6 +93,7 @@ game = Unit("dodgeball", ["join 1", "join 2", "start"])
 
 
 def quiet():
+    ring.put(clock[0], OPEN)          # every button up
     game.settle(30, 100)              # contest judged, lights and tunes over
 
 
@@ -152,15 +153,14 @@ die = Unit("die")
 
 
 def rolling():
-    die.settle(40, 100)
+    die.settle(40, 100)               # the last roll over, its arrow on the matrix
     die.core.stage.main(die.core.ctx, clock[0])
+    driver.apply(die.core.effects, hw)
+
+
+def first_face():
     die.loop_pass()
 
 
-def tumble():
-    die.later(30)
-    die.loop_pass()
-
-
-figures["die frame"] = blocks(tumble, rolling)
+figures["die frame"] = blocks(first_face, rolling)
 print(json.dumps(figures))
