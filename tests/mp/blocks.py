@@ -10,10 +10,13 @@ makes the collector run during ``fn()`` (or at one allocation right after it) ex
 when ``fn()`` allocated ``k`` blocks or more. Whether it ran is seen from garbage planted
 before ``fn()``: many small pieces, so that a stale pointer to one of them on the C stack
 (the collector is conservative there) cannot hide the collection. A search over ``k``
-finds the count.
+finds the count. A call that itself frees, or keeps alive, more than half as much as
+the planted garbage (about 7 KB) cannot be counted this way.
 
-    blocks(fn)       # -> int: heap blocks fn() allocated (the same on every call of fn)
-    BLOCK            # bytes in a heap block on this build
+    blocks(fn)          # -> int: heap blocks fn() allocated (the same on every call of fn)
+    blocks(fn, setup)   # setup() runs before each try, uncounted: it brings the state
+                        # fn() must start from (a press waiting, a roll begun, ...)
+    BLOCK               # bytes in a heap block on this build
 """
 
 import gc
