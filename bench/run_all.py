@@ -23,6 +23,7 @@ RUNS = [
     ("main-loop latency (MicroPython unix port)", [MICROPYTHON, "latency.py", "300"]),
     ("main-loop latency (CPython)", [PY, "latency.py", "300"]),
     ("main-loop passes through whole games (MicroPython unix port)", [MICROPYTHON, "passes.py"]),
+    ("call frames on the heap: frame words per hot-path function, blocks per pass", [PY, "frames.py"]),
     ("Deathball engine speed and referee heap", [PY, "deathball_speed.py"]),
     ("deploy speed against the virtual Pico", [PY, "deploy_speed.py"]),
     ("replay of a 20 MB log", [PY, "replay_speed.py", "20"]),

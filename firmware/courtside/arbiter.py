@@ -65,42 +65,104 @@ class Contest:
         self.ties = []          # per tie: (rank, players in drawn order, gap in us)
 
 
+# judge() and its parts are cut so that no frame passes 11 words (a bigger one is
+# taken from the heap at every call): loops are while loops or functions of their own.
+
 def judge(presses, tie_us, rng):
     """Order ``presses`` and find ties; returns (order, ties). Pure but for the draw."""
+    groups = _groups(_in_time_order(presses), tie_us)
+    order = []
+    ties = []
+    _rank(groups, rng, order, ties)
+    _lags(order, groups[0][0].stamp)
+    return order, ties
+
+
+def _in_time_order(presses):
     ref = presses[0].stamp
-    timed = sorted(presses, key=lambda p: (diff(p.stamp, ref), p.n))
+    return sorted(presses, key=lambda p: (diff(p.stamp, ref), p.n))
+
+
+def _groups(timed, tie_us):
+    """Neighbours in time order closer than ``tie_us`` chained into groups."""
     groups = [[timed[0]]]
-    for before, after in zip(timed, timed[1:]):
-        if diff(after.stamp, before.stamp) < tie_us:
+    i = 1
+    while i < len(timed):
+        after = timed[i]
+        if diff(after.stamp, timed[i - 1].stamp) < tie_us:
             groups[-1].append(after)
         else:
             groups.append([after])
-    first = timed[0].stamp
-    order = []
-    ties = []
-    rank = 0
-    for group in groups:
-        players = []
-        for p in group:
-            if p.player not in players:
-                players.append(p.player)
-        if len(players) == 1:
-            for p in group:  # one player's own presses: the clock orders them exactly
-                rank += 1
-                p.rank, p.tie = rank, False
-                order.append(p)
-            continue
+        i += 1
+    return groups
+
+
+def _rank(groups, rng, order, ties):
+    i = 0
+    while i < len(groups):
+        tie = _place(groups[i], rng, order)
+        if tie is not None:
+            ties.append(tie)
+        i += 1
+
+
+def _place(group, rng, order):
+    """Rank one group's presses after those in ``order``: one player's own presses in
+    clock order, rank after rank; two players or more share a rank in a drawn order
+    (returns the tie: rank, players in drawn order, gap in us)."""
+    rank = order[-1].rank if order else 0
+    players = _players(group)
+    if len(players) == 1:
+        _alone(group, rank, order)
+        return None
+    rank += 1
+    rng.shuffle(players)
+    _tied(group, players, rank, order)
+    return (rank, players, _gap(group))
+
+
+def _gap(group):
+    return diff(group[-1].stamp, group[0].stamp)
+
+
+def _players(group):
+    players = []
+    for p in group:
+        if p.player not in players:
+            players.append(p.player)
+    return players
+
+
+def _alone(group, rank, order):
+    for p in group:  # one player's own presses: the clock orders them exactly
         rank += 1
-        rng.shuffle(players)
-        for player in players:
-            for p in group:
-                if p.player == player:
-                    p.rank, p.tie = rank, True
-                    order.append(p)
-        ties.append((rank, players, diff(group[-1].stamp, group[0].stamp)))
-    for p in order:
+        p.rank, p.tie = rank, False
+        order.append(p)
+
+
+def _tied(group, players, rank, order):
+    i = 0
+    while i < len(players):
+        _take(group, players[i], rank, order)
+        i += 1
+
+
+def _take(group, player, rank, order):
+    i = 0
+    while i < len(group):
+        p = group[i]
+        if p.player == player:
+            p.rank, p.tie = rank, True
+            order.append(p)
+        i += 1
+
+
+def _lags(order, first):
+    i = 0
+    while i < len(order):
+        p = order[i]
         p.lag = diff(p.stamp, first)
-    return order, ties
+        i += 1
 
 
 class Arbiter:
@@ -211,11 +273,17 @@ class Arbiter:
             return False
         if p.button not in (DODGE, CATCH):
             return False
-        seen = False
-        for throw in throws:
-            if throw[0].player != p.player:
-                if not throw[1]:
-                    throw[1] = True   # this answer meets that throw
-                    return False
-                seen = True
-        return ANSWERED if seen else NO_THROW
+        return _meet(throws, p.player)
+
+
+def _meet(throws, player):
+    """An answer from ``player`` against the throws open in judged order: False when it
+    meets one (now answered), else ANSWERED or NO_THROW."""
+    seen = False
+    for throw in throws:
+        if throw[0].player != player:
+            if not throw[1]:
+                throw[1] = True   # this answer meets that throw
+                return False
+            seen = True
+    return ANSWERED if seen else NO_THROW

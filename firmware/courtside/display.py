@@ -40,26 +40,59 @@ def dim(rgb, level=DIM):
 _REFEREE_MARK = (110, 0, 150)   # a deathball's violet
 
 
+# Each drawing function keeps its frame within 11 words (a bigger one is taken from the
+# heap at every call): loops are while loops or functions of their own, and pixels are
+# named by their index 8 * y + x where that saves arguments.
+
+def _pix(frame, at, rgb):
+    """Pixel ``at`` (8 * y + x) set to ``rgb``."""
+    i = 3 * at
+    frame[i] = rgb[0]
+    frame[i + 1] = rgb[1]
+    frame[i + 2] = rgb[2]
+
+
 def lobby(joined, game="dodgeball"):
     """One 4x4 quadrant per box: bright when joined, a dim corner when not; the centre
     four pixels say which game the lobby is for."""
     frame = blank()
-    for box in range(4):
-        ox, oy = 4 * (box % 2), 4 * (box // 2)
-        colour = COLOURS[box]
-        for y in range(4):
-            for x in range(4):
-                if box in joined:
-                    edge = x in (0, 3) or y in (0, 3)
-                    put(frame, ox + x, oy + y, colour if edge or (x + y) % 2 else dim(colour, 60))
-                elif (x, y) == (0, 0) or (x, y) == (3, 3):
-                    put(frame, ox + x, oy + y, dim(colour, 40))
-    if game in ("dodgeball", "referee"):
-        mark = WHITE if game == "dodgeball" else _REFEREE_MARK
-        for y in (3, 4):
-            put(frame, 3, y, mark)
-            put(frame, 4, y, mark)
+    box = 0
+    while box < 4:
+        _quadrant(frame, box, box in joined)
+        box += 1
+    if game == "dodgeball":
+        _centre(frame, WHITE)
+    elif game == "referee":
+        _centre(frame, _REFEREE_MARK)
     return frame
+
+
+def _quadrant(frame, box, joined):
+    """A joined box: its colour with a dim pixel on each inner diagonal square (1, 1)
+    and (2, 2), a check of a kind; a box not joined: two dim corners."""
+    colour = COLOURS[box]
+    top = 32 * (box // 2) + 4 * (box % 2)          # the quadrant's top-left pixel
+    if joined:
+        _fill_quadrant(frame, top, colour)
+        _pix(frame, top + 9, dim(colour, 60))
+        _pix(frame, top + 18, dim(colour, 60))
+    else:
+        _pix(frame, top, dim(colour, 40))
+        _pix(frame, top + 27, dim(colour, 40))
+
+
+def _fill_quadrant(frame, top, colour):
+    i = 0
+    while i < 16:
+        _pix(frame, top + 8 * (i >> 2) + (i & 3), colour)
+        i += 1
+
+
+def _centre(frame, mark):
+    _pix(frame, 27, mark)
+    _pix(frame, 28, mark)
+    _pix(frame, 35, mark)
+    _pix(frame, 36, mark)
 
 
 def contest(bands, early=None):
@@ -67,21 +100,36 @@ def contest(bands, early=None):
     ``early``: per band, a bit (1 << player) for each player whose press in it was an
     early answer."""
     frame = blank()
-    for r in range(min(4, len(bands))):
-        players = bands[r]
-        thin = early[r] if early else 0
-        k = len(players)
-        for x in range(8):
-            player = players[x * k // 8]
-            colour = COLOURS[player]
-            put(frame, x, 2 * r, colour)
-            if thin >> player & 1:
-                continue
-            if k == 1:
-                put(frame, x, 2 * r + 1, colour)
-            elif x % 2 == 0:
-                put(frame, x, 2 * r + 1, WHITE)
+    r = 0
+    n = min(4, len(bands))
+    while r < n:
+        _band(frame, r, bands[r], early[r] if early else 0)
+        r += 1
     return frame
+
+
+def _band(frame, r, players, thin):
+    at = 16 * r
+    end = at + 8
+    while at < end:
+        _band_column(frame, at, players, thin)
+        at += 1
+
+
+def _band_column(frame, at, players, thin):
+    """Column ``at & 7`` of a band whose top row starts at pixel ``at``: the player's
+    colour on top; below it the same colour for a player alone, the tie mark's dashes
+    for a tie, nothing under an early answer."""
+    x = at & 7
+    player = players[x * len(players) // 8]
+    colour = COLOURS[player]
+    _pix(frame, at, colour)
+    if thin >> player & 1:
+        return
+    if len(players) == 1:
+        _pix(frame, at + 8, colour)
+    elif x % 2 == 0:
+        _pix(frame, at + 8, WHITE)
 
 
 def bands_of(order):
@@ -90,7 +138,9 @@ def bands_of(order):
     bands = []
     early = []
     last = None
-    for p in order:
+    i = 0
+    while i < len(order):
+        p = order[i]
         if p.rank != last:
             bands.append([p.player])
             early.append(0)
@@ -99,6 +149,7 @@ def bands_of(order):
             bands[-1].append(p.player)
         if p.early:
             early[-1] |= 1 << p.player
+        i += 1
     return bands, early
 
 

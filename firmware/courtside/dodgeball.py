@@ -28,36 +28,43 @@ class DodgeBall(Stage):
     def configure(self, ctx, settings):
         self.arbiter.configure(settings)
 
+    # Each hook is cut into functions of at most 11 frame words: a bigger frame is taken
+    # from the heap at every call (tests/test_frames.py).
+
     def press(self, ctx, box, button, stamp):
         if box not in ctx.players:
-            ctx.emit_at(stamp, "ignored", p=box + 1, b=NAMES[button], why="box not in this game")
+            _ignored(ctx, box, button, stamp)
             return
-        for contest in self.arbiter.poll(stamp):
-            self._verdict(ctx, contest)
+        self._catch_up(ctx, stamp)
         p = self.arbiter.press(box, button, stamp)
-        ctx.emit_at(stamp, "press", n=p.n, p=box + 1, b=NAMES[button], c=p.contest, lag=p.lag,
-                    early=p.early)
+        self._pressed(ctx, p)
+
+    def _catch_up(self, ctx, stamp):
+        """The contests closed by ``stamp`` are judged before the press joins one."""
+        self._verdicts(ctx, self.arbiter.poll(stamp))
+
+    def _pressed(self, ctx, p):
+        """Log the press at once, sound and light it, show the arrivals so far."""
+        fields = {"n": p.n, "p": p.player + 1, "b": NAMES[p.button], "c": p.contest, "lag": p.lag,
+                  "early": p.early}
+        ctx.emit_fields_at(p.stamp, "press", fields)
         contest = self.arbiter.open
         if p.early:
             ctx.tone("fault")
-            ctx.light(box, lights.FAULT)
+            ctx.light(p.player, lights.FAULT)
         else:
             ctx.tone("first" if len(contest.presses) == 1 else "later")
-        # Until the verdict the matrix shows arrivals, one band each, in time order.
-        ref = contest.first
-        arrived = sorted(contest.presses, key=lambda q: (diff(q.stamp, ref), q.n))
-        ctx.show(display.contest([[q.player] for q in arrived],
-                                 [1 << q.player if q.early else 0 for q in arrived]))
+        _show_arrivals(ctx, contest)
 
     def poll(self, ctx, now):
-        for contest in self.arbiter.poll(now):
-            self._verdict(ctx, contest)
+        done = self.arbiter.poll(now)
+        if done:
+            self._verdicts(ctx, done)
         due = self.arbiter.due(now)
         return None if due is None else due // 1000 + 1
 
     def stop(self, ctx):
-        for contest in self.arbiter.close(ctx.now):
-            self._verdict(ctx, contest)
+        self._verdicts(ctx, self.arbiter.close(ctx.now))
 
     def withdraw(self, ctx, box, since):
         for p in self.arbiter.withdraw(box, since):
@@ -66,24 +73,78 @@ class DodgeBall(Stage):
     def command(self, ctx, words):
         return "unknown command in dodgeball: %s" % " ".join(words)
 
+    def _verdicts(self, ctx, contests):
+        """The verdict of each judged contest, in order."""
+        i = 0
+        while i < len(contests):
+            self._verdict(ctx, contests[i])
+            i += 1
+
     def _verdict(self, ctx, contest):
-        order = [{"n": p.n, "p": p.player + 1, "b": NAMES[p.button], "rank": p.rank, "lag": p.lag,
-                  "tie": p.tie, "early": p.early} for p in contest.order]
-        # A verdict is decided the moment its window closes, whenever the pass comes.
-        ctx.emit_at(contest.closed, "verdict", c=contest.number, order=order, tie_us=self.arbiter.tie_us)
-        tied = False
-        for rank, players, gap in contest.ties:
-            ctx.emit_at(contest.closed, "tie", c=contest.number, rank=rank,
-                        players=sorted(q + 1 for q in players), draw=[q + 1 for q in players], gap=gap)
-            tied = True
-        bands, early = display.bands_of(contest.order)
-        ctx.show(display.contest(bands, early))
-        best = {}
-        for p in contest.order:
-            if p.player not in best:
-                best[p.player] = p
-        for player in best:
-            p = best[player]
-            ctx.light(player, lights.TIE if p.tie else lights.rank(p.rank))
-        if tied:
+        _log_verdict(ctx, contest, self.arbiter.tie_us)
+        _log_ties(ctx, contest)
+        _show_verdict(ctx, contest.order)
+        _light_verdict(ctx, _best(contest.order))
+        if contest.ties:
             ctx.tone("tie")
+
+
+def _ignored(ctx, box, button, stamp):
+    fields = {"p": box + 1, "b": NAMES[button], "why": "box not in this game"}
+    ctx.emit_fields_at(stamp, "ignored", fields)
+
+
+def _show_arrivals(ctx, contest):
+    """Until the verdict the matrix shows arrivals, one band each, in time order."""
+    ref = contest.first
+    arrived = sorted(contest.presses, key=lambda q: (diff(q.stamp, ref), q.n))
+    ctx.show(display.contest([[q.player] for q in arrived],
+                             [1 << q.player if q.early else 0 for q in arrived]))
+
+
+def _log_verdict(ctx, contest, tie_us):
+    order = [{"n": p.n, "p": p.player + 1, "b": NAMES[p.button], "rank": p.rank, "lag": p.lag,
+              "tie": p.tie, "early": p.early} for p in contest.order]
+    fields = {"c": contest.number, "order": order, "tie_us": tie_us}
+    # A verdict is decided the moment its window closes, whenever the pass comes.
+    ctx.emit_fields_at(contest.closed, "verdict", fields)
+
+
+def _log_ties(ctx, contest):
+    ties = contest.ties
+    i = 0
+    while i < len(ties):
+        _log_tie(ctx, contest, ties[i])
+        i += 1
+
+
+def _log_tie(ctx, contest, tie):
+    """``tie`` is (rank, players in drawn order, gap in us)."""
+    fields = {"c": contest.number, "rank": tie[0], "players": sorted(q + 1 for q in tie[1]),
+              "draw": [q + 1 for q in tie[1]], "gap": tie[2]}
+    ctx.emit_fields_at(contest.closed, "tie", fields)
+
+
+def _show_verdict(ctx, order):
+    bands, early = display.bands_of(order)
+    ctx.show(display.contest(bands, early))
+
+
+def _best(order):
+    """Each player's best press in judged order: {player: Press}."""
+    best = {}
+    for p in order:
+        if p.player not in best:
+            best[p.player] = p
+    return best
+
+
+def _light_verdict(ctx, best):
+    """Each player's LED: a tie's flicker, or the blinks of their rank."""
+    for player in best:
+        _light(ctx, best, player)
+
+
+def _light(ctx, best, player):
+    p = best[player]
+    ctx.light(player, lights.TIE if p.tie else lights.rank(p.rank))

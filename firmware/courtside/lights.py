@@ -51,21 +51,31 @@ class Lights:
     def run(self, now):
         """Advance every pattern; ms until the next change, or None when all are steady."""
         soonest = None
-        for box in range(len(self.pattern)):
+        box = 0
+        boxes = len(self.pattern)
+        while box < boxes:          # a while, not a for: a for's iterator takes frame words
             pattern = self.pattern[box]
-            if not pattern or pattern[0] < 0:
-                continue
-            left = diff(self.until[box], now)
-            while left <= 0:
-                step = self.step[box] + 1
-                if step >= len(pattern):
-                    self.pattern[box] = OFF
-                    self._led(box, False)
-                    break
-                self.step[box] = step
-                self.until[box] = add(self.until[box], pattern[step] * 1000)
-                self._led(box, step % 2 == 0)
-                left = diff(self.until[box], now)
-            if self.pattern[box] and (soonest is None or left // 1000 + 1 < soonest):
-                soonest = left // 1000 + 1
+            if pattern and pattern[0] >= 0:
+                left = self._advance(box, now)
+                if left is not None and (soonest is None or left // 1000 + 1 < soonest):
+                    soonest = left // 1000 + 1
+            box += 1
         return soonest
+
+    def _advance(self, box, now):
+        """Step one box's running pattern up to ``now``; us until its next change, or None
+        when it has ended. (Apart from ``run`` so that neither frame passes 11 words,
+        which would put it on the heap at every pass.)"""
+        pattern = self.pattern[box]
+        left = diff(self.until[box], now)
+        while left <= 0:
+            step = self.step[box] + 1
+            if step >= len(pattern):
+                self.pattern[box] = OFF
+                self._led(box, False)
+                return None
+            self.step[box] = step
+            self.until[box] = add(self.until[box], pattern[step] * 1000)
+            self._led(box, step % 2 == 0)
+            left = diff(self.until[box], now)
+        return left

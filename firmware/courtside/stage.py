@@ -95,6 +95,15 @@ class Context:
         """An event that happened at tick ``stamp`` (a press), not at this pass."""
         self.effects.append((EVENT, event, self._timeline.at(stamp), fields))
 
+    # The same with the fields in a dict the caller built: a call with many keyword
+    # arguments needs as many value-stack words again, and a frame over 11 words goes on
+    # the heap at every call.
+    def emit_fields(self, event, fields):
+        self.effects.append((EVENT, event, self._timeline.at(self.now), fields))
+
+    def emit_fields_at(self, stamp, event, fields):
+        self.effects.append((EVENT, event, self._timeline.at(stamp), fields))
+
     def show(self, frame):
         """Put ``frame`` on the matrix at the end of this pass (the last one asked wins)."""
         self.frame = frame

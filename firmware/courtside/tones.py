@@ -49,12 +49,18 @@ class Tunes:
         left = diff(self.until, now)
         if left > 0:
             return left // 1000 + 1
+        return self._next(now)
+
+    def _next(self, now):
+        """Start the next note, or the silence after the last; its ms, or None (apart from
+        ``step`` so that neither frame passes 11 words and goes on the heap)."""
         self.index += 1
         if self.index >= len(self.notes):
             self.effects.append((TONE, 0, 0, ""))
             return None
         freq, ms = self.notes[self.index]
         # the tune's name goes with its first note, for a laptop that shows what it plays
-        self.effects.append((TONE, freq, ms, self.name if self.index == 0 else ""))
+        name = self.name if self.index == 0 else ""
+        self.effects.append((TONE, freq, ms, name))
         self.until = add(now, ms * 1000)
         return ms

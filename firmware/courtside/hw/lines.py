@@ -108,16 +108,24 @@ class Sender:
             if self.unsent < 0x3FFFFFFF:
                 self.unsent += 1
             return False
+        self._queue(data)
+        self.flush()
+        return True
+
+    def _queue(self, data):
+        """Copy ``data`` and a newline into the queue (apart from ``write_line``, and a
+        while rather than a for, so that no frame passes 11 words and goes on the heap)."""
         q = self._q
         m = self._qmask
         t = self._tail
-        for b in data:
-            q[t] = b
+        i = 0
+        n = len(data)
+        while i < n:
+            q[t] = data[i]
             t = (t + 1) & m
+            i += 1
         q[t] = _NL
         self._tail = (t + 1) & m
-        self.flush()
-        return True
 
     def pass_begin(self):
         """A new pass of the loop: a fresh byte budget."""
