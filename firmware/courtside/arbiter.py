@@ -188,7 +188,7 @@ class Arbiter:
         contest = self.open
         if contest is None or diff(stamp, contest.first) >= self.contest_us:
             if contest is not None:
-                self.done.append(self._judged(contest, add(contest.first, self.contest_us)))
+                self._window_closed(contest)
             self.contests += 1
             contest = self.open = Contest(self.contests, stamp)
         contest.presses.append(p)
@@ -238,7 +238,7 @@ class Arbiter:
         """Contests judged since the last poll, oldest first (often an empty list)."""
         contest = self.open
         if contest is not None and diff(now, contest.first) >= self.contest_us:
-            self.done.append(self._judged(contest, add(contest.first, self.contest_us)))
+            self._window_closed(contest)
         done = self.done
         if done:
             self.done = []
@@ -251,6 +251,10 @@ class Arbiter:
             self.done.append(self._judged(self.open, now))
         done, self.done = self.done, []
         return done
+
+    def _window_closed(self, contest):
+        """Judge ``contest`` as of the moment its window closed."""
+        self.done.append(self._judged(contest, add(contest.first, self.contest_us)))
 
     def _judged(self, contest, closed):
         if contest is self.open:

@@ -77,6 +77,7 @@ class Core:
         self._shown = bytearray(192)            # the frame on the matrix
         self._scratch = bytearray(192)
         self._out = []                          # debouncer output, reused on every pass
+        self._take = 0                          # snapshots this pass takes
         self._snap = [0, 0]                     # one ring entry, reused
 
     # the one entry point --------------------------------------------------------------
@@ -91,35 +92,40 @@ class Core:
         input still in the ring. A snapshot stamped after ``now`` (it arrived while the
         pass began) moves the pass's time on to it: no event is stamped before its cause.
         """
-        take = 0
-        if ring is not None:
-            take = len(ring)
-            if take:
-                now = self._pass_time(ring, take, now)
-        self.ctx.now = now
-        self.timeline.advance(now)
-        if not self.started:
-            self._hello()
-        if take:
+        now = self._begin(now, ring)
+        if self._take:
             self._snapshots(ring)
         if ring is not None and ring.dropped != self.dropped:
-            self._emit("overflow", dropped=ring.dropped, new=ring.dropped - self.dropped)
-            self.dropped = ring.dropped
+            self._overflow(ring.dropped)
         self.debouncer.poll(now, self._out)
         if self._out:
             self._edges(self._out)
         soonest = self._due(now)
-        if unsent != self.unsent:  # the laptop stopped reading for a while: say how long
-            self._emit("unsent", lines=unsent - self.unsent, total=unsent)
-            self.unsent = unsent
+        if unsent != self.unsent:
+            self._unsent(unsent)
         if lines:
             self.idle = False
             self._lines(lines)
-        if take and len(ring):
+        if self._take and len(ring):
             soonest = 0           # snapshots left for the next pass
             self.idle = False
         self._frame()
         return soonest
+
+    # Each part of a pass is a function of its own: a bytecode function whose locals and
+    # value stack pass 11 machine words is given its frame on the heap at every call
+    # (tests/test_frames.py reads each one's size from the compiled .mpy).
+
+    def _begin(self, now, ring):
+        """The pass's time (see ``step``), set on the context and the timeline."""
+        self._take = 0
+        if ring is not None and len(ring):
+            now = self._pass_time(ring, now)
+        self.ctx.now = now
+        self.timeline.advance(now)
+        if not self.started:
+            self._hello()
+        return now
 
     def _hello(self):
         self.started = True
@@ -127,25 +133,39 @@ class Core:
                    capture=self.capture, boxes=self.boxes, settings=self.settings)
         self.enter(self.mode)
 
-    def _pass_time(self, ring, n, now):
-        """The time this pass judges up to, with ``n`` snapshots in the ring."""
+    def _pass_time(self, ring, now):
+        """The time this pass judges up to; sets how many snapshots it takes."""
+        n = len(ring)
         if n > SNAPSHOTS_PER_PASS:
-            n = SNAPSHOTS_PER_PASS
-            self._take = n
-            return ring.stamp(n - 1)
+            self._take = SNAPSHOTS_PER_PASS
+            return ring.stamp(SNAPSHOTS_PER_PASS - 1)
         self._take = n
         last = ring.stamp(n - 1)
         return last if diff(last, now) > 0 else now
 
     def _snapshots(self, ring):
         """Feed the snapshots ``_pass_time`` counted through the debouncer, in order."""
+        n = self._take
+        while n:
+            n -= 1
+            self._snapshot(ring)
+
+    def _snapshot(self, ring):
         snap = self._snap
         out = self._out
-        for _ in range(self._take):
-            ring.get(snap)
-            self.debouncer.feed(snap[0], snap[1], out)
-            if out:
-                self._edges(out)
+        ring.get(snap)
+        self.debouncer.feed(snap[0], snap[1], out)
+        if out:
+            self._edges(out)
+
+    def _overflow(self, dropped):
+        self._emit("overflow", dropped=dropped, new=dropped - self.dropped)
+        self.dropped = dropped
+
+    def _unsent(self, unsent):
+        """The laptop stopped reading for a while: say how long."""
+        self._emit("unsent", lines=unsent - self.unsent, total=unsent)
+        self.unsent = unsent
 
     def _lines(self, lines):
         """Carry out the laptop's lines (the driver hands at most LINES_PER_PASS)."""
@@ -240,93 +260,114 @@ class Core:
         at them as one."""
         ctx = self.ctx
         now = ctx.now
-        n = len(out)
         i = 0
-        while i < n:
+        while i < len(out):
             j = self._count(out, i)
             ctx.now = out[i][2]          # each input is judged at its own stamp
             self._catch_up()
-            self._check_boxes(ctx.now)
+            self._check(out, i, j)
             while i < j:
                 self._edge(out[i])
                 i += 1
         ctx.now = now
-        del out[:]
+        out.clear()
 
     def _count(self, out, i):
         """Count the buttons each box has closed after the edges stamped as ``out[i]``;
         returns the index after them."""
         stamp = out[i][2]
-        closed = self._closed
         while i < len(out) and out[i][2] == stamp:
-            kind, button = out[i][0], out[i][1]
-            if button != self.main_id:
-                if kind == PRESS:
-                    closed[button >> 2] += 1
-                elif kind != STUCK:       # a release, or a stuck button let go
-                    closed[button >> 2] -= 1
+            self._closing(out[i][0], out[i][1])
             i += 1
         return i
 
-    def _edge(self, edge):
-        kind, button, stamp = edge
-        if button == self.main_id:
-            return self._main_edge(kind, stamp)
-        ctx = self.ctx
-        stage = self.stage
-        box = button >> 2
-        name = stage.buttons[button & 3]
-        if kind == PRESS:
-            if self.faulty[box]:
-                return ctx.emit_at(stamp, "ignored", p=box + 1, b=name, why="box fault")
-            if not stage.records_presses:
-                ctx.emit_at(stamp, "button", p=box + 1, b=name)
-            stage.press(ctx, box, button & 3, stamp)
-            return self._settle()
-        if kind == RELEASE:
-            return ctx.emit_at(stamp, "release", p=box + 1, b=name)
-        name = NAMES[button & 3]
-        if kind == STUCK:
-            ctx.emit_at(stamp, "stuck", p=box + 1, b=name)
-            ctx.light(box, lights.FAULT)
-            return ctx.tone("fault")
-        return ctx.emit_at(stamp, "unstuck", p=box + 1, b=name)
+    def _closing(self, kind, button):
+        if button != self.main_id:
+            if kind == PRESS:
+                self._closed[button >> 2] += 1
+            elif kind != STUCK:       # a release, or a stuck button let go
+                self._closed[button >> 2] -= 1
 
-    def _check_boxes(self, stamp):
+    def _edge(self, edge):
+        button = edge[1]
+        if button == self.main_id:
+            return self._main_edge(edge[0], edge[2])
+        kind = edge[0]
+        if kind == PRESS:
+            return self._press(button, edge[2])
+        fields = {"p": (button >> 2) + 1}
+        if kind == RELEASE:
+            fields["b"] = self.stage.buttons[button & 3]
+            return self.ctx.emit_fields_at(edge[2], "release", fields)
+        fields["b"] = NAMES[button & 3]
+        if kind == STUCK:
+            self.ctx.emit_fields_at(edge[2], "stuck", fields)
+            self.ctx.light(button >> 2, lights.FAULT)
+            return self.ctx.tone("fault")
+        return self.ctx.emit_fields_at(edge[2], "unstuck", fields)
+
+    def _press(self, button, stamp):
+        box = button >> 2
+        button &= 3
+        stage = self.stage
+        if self.faulty[box]:
+            return self._button(stamp, "ignored", box, button)
+        if not stage.records_presses:
+            self._button(stamp, "button", box, button)
+        stage.press(self.ctx, box, button, stamp)
+        return self._settle()
+
+    def _button(self, stamp, kind, box, button):
+        """The line of a box button's press (``button``), or of one ``ignored``."""
+        fields = {"p": box + 1, "b": self.stage.buttons[button]}
+        if kind == "ignored":
+            fields["why"] = "box fault"
+        self.ctx.emit_fields_at(stamp, kind, fields)
+
+    def _check(self, out, i, j):
+        """Judge the box of each edge ``out[i:j]`` (see ``_check_box``)."""
+        while i < j:
+            button = out[i][1]
+            if button != self.main_id:
+                self._check_box(button >> 2, out[i][2])
+            i += 1
+
+    def _check_box(self, box, stamp):
         """Three or more buttons of one box closed at once is a cable being plugged or a
         short, not a play: report it and ignore the box until all its buttons are open.
         Judged at each instant an edge happened, from that instant's count."""
-        closed = self._closed
+        if self.faulty[box]:
+            if not self._closed[box]:
+                self.faulty[box] = 0
+                self.ctx.emit_fields("fault", {"kind": "cleared", "p": box + 1})
+        elif self._closed[box] >= 3:
+            self._fault(box, stamp)
+
+    def _fault(self, box, stamp):
         ctx = self.ctx
-        for box in range(self.boxes):
-            if self.faulty[box]:
-                if not closed[box]:
-                    self.faulty[box] = 0
-                    self._emit("fault", kind="cleared", p=box + 1)
-            elif closed[box] >= 3:
-                self.faulty[box] = 1
-                self._emit("fault", kind="box", p=box + 1, closed=closed[box])
-                ctx.light(box, lights.FAULT)
-                ctx.tone("fault")
-                # the presses that led up to it were the same glitch
-                self.stage.withdraw(ctx, box, add(stamp, -_GLITCH_US))
+        self.faulty[box] = 1
+        ctx.emit_fields("fault", {"kind": "box", "p": box + 1, "closed": self._closed[box]})
+        ctx.light(box, lights.FAULT)
+        ctx.tone("fault")
+        # the presses that led up to it were the same glitch
+        self.stage.withdraw(ctx, box, add(stamp, -_GLITCH_US))
 
     def _main_edge(self, kind, stamp):
-        ctx = self.ctx
         if kind == PRESS:
             self.long_done = False
-            ctx.emit_at(stamp, "button", p=0, b="MAIN")
-        elif kind == RELEASE:
-            ctx.emit_at(stamp, "release", p=0, b="MAIN")
+            return self._main_line(stamp, "button")
+        if kind == RELEASE:
+            self._main_line(stamp, "release")
             if not self.long_done:
-                self.stage.main(ctx, stamp)
+                self.stage.main(self.ctx, stamp)
                 self._settle()
-        elif kind == LONG:
-            self._long_press()
-        elif kind == STUCK:
-            ctx.emit_at(stamp, "stuck", p=0, b="MAIN")
-        else:
-            ctx.emit_at(stamp, "unstuck", p=0, b="MAIN")
+            return None
+        if kind == LONG:
+            return self._long_press()
+        return self._main_line(stamp, "stuck" if kind == STUCK else "unstuck")
+
+    def _main_line(self, stamp, kind):
+        self.ctx.emit_fields_at(stamp, kind, {"p": 0, "b": "MAIN"})
 
     def _long_press(self):
         """The main button held ``long_ms`` (judged at the moment it was, whenever the

@@ -45,6 +45,8 @@ class Debouncer:
         self.locked = bytearray(n)   # 1 while bounce after a transition is ignored
         self.stuck = bytearray(n)
         self.level = levels          # the last snapshot's levels
+        self._stamp = now            # the snapshot being taken, and where its edges go
+        self._into = None
         self.long_i = long_i         # the one button whose long hold is reported
         self.long_us = long_us
         self.long_done = True        # its long hold was reported (or it is not down)
@@ -65,16 +67,23 @@ class Debouncer:
         changed = levels ^ self.level
         self.level = levels
         if changed:
-            bits = self.bits
-            for i in range(self.n):
-                if changed & bits[i]:
-                    self._edge(i, 0 if levels & bits[i] else 1, stamp, out)
+            self._stamp = stamp
+            self._into = out
+            self._changes(changed, levels)
 
-    def _edge(self, i, closed, stamp, out):
+    def _changes(self, changed, levels):
+        i = 0
+        while i < self.n:
+            if changed & self.bits[i]:
+                self._edge(i, levels)
+            i += 1
+
+    def _edge(self, i, levels):
+        closed = 0 if levels & self.bits[i] else 1
         self.raw[i] = closed
-        self.raw_at[i] = stamp
+        self.raw_at[i] = self._stamp
         if not self.locked[i] and closed != self.down[i]:
-            self._turn(i, stamp, out)
+            self._turn(i, self._stamp, self._into)
 
     def poll(self, now, out):
         """End every lock and stuck timeout due by ``now``, earliest first."""

@@ -17,21 +17,35 @@ from courtside.effects import EVENT, FRAME, LED, SAVE, TONE
 def apply(effects, hw, t=0):
     """Carry out ``effects`` on ``hw`` in order, then empty the list (``t``: the pass's
     time, for the one event the driver itself may have to write)."""
-    for effect in effects:
-        kind = effect[0]
-        if kind == EVENT:
-            hw.write_line(events.line(effect[1], effect[2], effect[3]))
-        elif kind == FRAME:
-            hw.show(effect[1])
-        elif kind == LED:
-            hw.led(effect[1], effect[2])
-        elif kind == TONE:
-            hw.tone(effect[1], effect[2])
-        elif kind == SAVE:
-            problem = hw.save_settings(effect[1])
-            if problem:
-                hw.write_line(events.line("error", t, {"msg": problem, "line": "save"}))
-    del effects[:]
+    i = 0
+    while i < len(effects):
+        _apply(effects[i], hw, t)
+        i += 1
+    effects.clear()
+
+
+def _apply(effect, hw, t):
+    kind = effect[0]
+    if kind == EVENT:
+        _write(effect, hw)
+    elif kind == FRAME:
+        hw.show(effect[1])
+    elif kind == LED:
+        hw.led(effect[1], effect[2])
+    elif kind == TONE:
+        hw.tone(effect[1], effect[2])
+    elif kind == SAVE:
+        _save(effect[1], hw, t)
+
+
+def _write(effect, hw):
+    hw.write_line(events.line(effect[1], effect[2], effect[3]))
+
+
+def _save(settings, hw, t):
+    problem = hw.save_settings(settings)
+    if problem:
+        hw.write_line(events.line("error", t, {"msg": problem, "line": "save"}))
 
 
 def one_pass(core, hw, lines):
@@ -40,20 +54,24 @@ def one_pass(core, hw, lines):
     ``LINES_PER_PASS`` lines are taken: the rest wait where they are (a board's USB
     buffer, which holds the laptop back when full), so a flood is answered line by line
     over many short passes, and one pass's effects stay bounded."""
-    while len(lines) < LINES_PER_PASS:
-        line = hw.read_line()
-        if line is None:
-            break
-        lines.append(line)
+    _gather(hw, lines)
     now = hw.ticks_us()
     wait_ms = core.step(now, hw.ring, lines, hw.unsent)
     if lines:
         if len(lines) >= LINES_PER_PASS:
             wait_ms = 0       # more may be waiting: the next pass at once
-        del lines[:]
+        lines.clear()
     apply(core.effects, hw, core.timeline.elapsed())
     hw.service(now)
     return wait_ms
+
+
+def _gather(hw, lines):
+    while len(lines) < LINES_PER_PASS:
+        line = hw.read_line()
+        if line is None:
+            return
+        lines.append(line)
 
 
 async def run(core, hw):
