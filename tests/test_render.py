@@ -85,7 +85,7 @@ def test_the_deathball_board_follows_the_stream(name):
 
 def test_relative_brightness_keeps_every_level_apart():
     frame = bytearray(192)
-    view.board(frame, {0: 19, 1: 37}, [49, 14], [(1, 0), (0, 1)], 1, turn=0, blink=True, pending=27)
+    view.board(frame, _shown({0: 19, 1: 37}, [49, 14], [(1, 0), (0, 1)], 1), turn=0, blink=True, pending=27)
     scaled = display.scale(bytearray(frame), 40)          # a low brightness, as the core sends it
     before = {tuple(frame[i:i + 3]) for i in range(0, 192, 3)} - {(0, 0, 0)}
     after = {c for c in render.cells(scaled) if c is not None}
@@ -135,3 +135,11 @@ def test_the_headless_simulator_reads_as_sentences_with_names():
     assert any("Tie" in line or "tie" in line for line in lines)
     bad = subprocess.run([*cli[:-1], "1"], capture_output=True, text=True, timeout=60, check=False)
     assert bad.returncode == 2 and "courtside sim:" in bad.stderr
+
+
+def _shown(where, balls, headings, ring):
+    """A board as the referee holds it (courtside.deathball.track.Shown), set directly."""
+    from courtside.deathball.track import Shown
+    shown = Shown()
+    shown.where, shown.balls, shown.headings, shown.ring = dict(where), list(balls), list(headings), ring
+    return shown

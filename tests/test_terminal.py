@@ -113,9 +113,9 @@ def test_every_deathball_cue_has_its_own_colour():
     frame = bytearray(192)
     where = {0: 2 * 8 + 3, 1: 4 * 8 + 5}                 # player 1 on d3, player 2 on f5
     balls = [6 * 8 + 1, 1 * 8 + 6]                        # b7 and g2
-    view.board(frame, where, balls, [(1, 0), (0, 1)], 1, turn=0, blink=True, pending=3 * 8 + 3)
+    view.board(frame, _shown(where, balls, [(1, 0), (0, 1)], 1), turn=0, blink=True, pending=3 * 8 + 3)
     dimmed = bytearray(192)
-    view.board(dimmed, where, balls, [(1, 0), (0, 1)], 2, turn=0, blink=False)
+    view.board(dimmed, _shown(where, balls, [(1, 0), (0, 1)], 2), turn=0, blink=False)
     term = make_terminal("referee")
     term.game.mode = "referee"
     found = {}
@@ -241,3 +241,11 @@ def test_the_real_command_on_a_pseudo_terminal():
         if proc.poll() is None:
             proc.kill()
         os.close(main)
+
+
+def _shown(where, balls, headings, ring):
+    """A board as the referee holds it (courtside.deathball.track.Shown), set directly."""
+    from courtside.deathball.track import Shown
+    shown = Shown()
+    shown.where, shown.balls, shown.headings, shown.ring = dict(where), list(balls), list(headings), ring
+    return shown

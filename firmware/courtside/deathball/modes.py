@@ -341,7 +341,7 @@ class RefereeMode(Stage):
             self.roll = None
             self.shown.apply("bounce", self.bounce)
             s = self.shown
-            view.board(self.frame, s.where, s.balls, s.headings, s.ring)
+            view.board(self.frame, s)
             view.trail(self.frame, s.balls[ball], s.headings[ball], view.BALL_COLOURS[ball])
             ctx.show(self.frame)
             self.bounce = None
@@ -380,7 +380,7 @@ class RefereeMode(Stage):
                 view.pixel(f, box * 2, 7, view.PLAYER_COLOURS[box])
                 view.pixel(f, box * 2 + 1, 7, view.PLAYER_COLOURS[box])
         elif g.phase == engine.SETUP and not self.queue:
-            view.board(f, s.where, s.balls, s.headings, s.ring)
+            view.board(f, s)
             colour = view.PLAYER_COLOURS[g.turn]
             free = g.free_setup_squares()
             for i in range(len(free)):
@@ -390,14 +390,14 @@ class RefereeMode(Stage):
                     view.square(f, free[i], view.dim(colour, 4))
         elif s.over and not self.queue:
             # The winner's figure blinks; with no winner the board just stays.
-            view.board(f, s.where, s.balls, s.headings, s.ring, s.winner, self.blink_on)
+            view.board(f, s, s.winner, self.blink_on)
         else:
             pending = None
             if self.pending is not None and s.turn in s.where:
                 step = rules.ARROWS[self.pending]
                 sq = s.where[s.turn]
                 pending = ((sq >> 3) + step[1]) * 8 + (sq & 7) + step[0]
-            view.board(f, s.where, s.balls, s.headings, s.ring, s.turn, self.blink_on, pending)
+            view.board(f, s, s.turn, self.blink_on, pending)
         ctx.show(f)
 
     # -- laptop commands ---------------------------------------------------------------
