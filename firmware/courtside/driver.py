@@ -39,7 +39,10 @@ def _apply(effect, hw, t):
 
 
 def _write(effect, hw):
-    hw.write_line(events.line(effect[1], effect[2], effect[3]))
+    """An event line: as bytes to a board (``bytes_out``: no new str on the way), as text
+    to the laptop's boards."""
+    encode = events.encode if getattr(hw, "bytes_out", False) else events.line
+    hw.write_line(encode(effect[1], effect[2], effect[3]))
 
 
 def _save(settings, hw, t):

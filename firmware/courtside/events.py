@@ -123,28 +123,92 @@ def _string(s):
     return "".join(out)
 
 
-def _value(v):
-    if isinstance(v, str):
-        return _string(v)
-    if isinstance(v, dict):
-        return "{" + ",".join(_string(k) + ":" + _value(v[k]) for k in sorted(v)) + "}"
-    if isinstance(v, (list, tuple)):
-        return "[" + ",".join(_value(x) for x in v) + "]"
-    if v is True:
-        return "true"
-    if v is False:
-        return "false"
-    if v is None:
-        return "null"
-    return json.dumps(v)
-
-
 def line(kind, t, fields):
     """The text of one event line (without the newline)."""
-    head = '{"ev":' + _string(kind) + ',"t":' + str(t)
-    if not fields:
-        return head + "}"
-    return head + "," + _value(fields)[1:]
+    return encode(kind, t, fields).decode()
+
+
+def encode(kind, t, fields):
+    """The bytes of one event line (without the newline), as ``line`` spells it: what a
+    board sends. It is built from bytes, so it makes no new ``str``: on MicroPython each
+    new string is first looked for among the interned ones, a search through every name
+    the firmware's modules brought, and an event line of text made dozens of them."""
+    out = bytearray(b'{"ev":')
+    _text(out, kind)
+    out += b',"t":'
+    out += b"%d" % t
+    if fields:
+        out += b","
+        _items(out, fields)
+    out += b"}"
+    return out
+
+
+def _items(out, d):
+    """The members of dict ``d``, keys in sorted order."""
+    keys = sorted(d)
+    i = 0
+    while i < len(keys):
+        if i:
+            out += b","
+        _text(out, keys[i])
+        out += b":"
+        _put(out, d[keys[i]])
+        i += 1
+
+
+def _put(out, v):
+    if isinstance(v, str):
+        _text(out, v)
+    elif v is True:
+        out += b"true"
+    elif v is False:
+        out += b"false"
+    elif v is None:
+        out += b"null"
+    elif isinstance(v, int):
+        out += b"%d" % v
+    elif isinstance(v, dict):
+        out += b"{"
+        _items(out, v)
+        out += b"}"
+    elif isinstance(v, (list, tuple)):
+        _list(out, v)
+    else:
+        out += json.dumps(v).encode()
+
+
+def _list(out, v):
+    out += b"["
+    i = 0
+    while i < len(v):
+        if i:
+            out += b","
+        _put(out, v[i])
+        i += 1
+    out += b"]"
+
+
+def _text(out, s):
+    """A string: as it is when it is printable ASCII with nothing to escape (every name
+    the firmware writes), else spelled by ``_string``."""
+    try:
+        raw = s.encode()
+    except UnicodeError:          # a lone surrogate (CPython will not encode it)
+        raw = None
+    if raw is not None and len(raw) == len(s) and _plain(raw):
+        out += b'"'
+        out += raw
+        out += b'"'
+    else:
+        out += _string(s).encode()
+
+
+def _plain(raw):
+    for c in raw:
+        if c < 32 or c > 126 or c == 34 or c == 92:  # noqa: PLR1714 - no tuple built per byte
+            return False
+    return True
 
 
 def parse(text):

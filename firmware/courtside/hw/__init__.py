@@ -20,7 +20,8 @@ Interface (duck-typed):
     tone(freq, ms)       a buzzer tone, non-blocking (freq 0 = silence)
     service(now)         per-pass housekeeping: end tones, feed the watchdog
     read_line()          one command line from the laptop, or None
-    write_line(text)     one event line to the laptop
+    write_line(text)     one event line to the laptop (bytes where the layer says
+                         bytes_out, else str)
     save_settings(d)     write the settings to flash; returns why not, or None
     random_bytes(n)      n bytes from the hardware random source (the Pico's)
     main_held()          True while the main-unit button is held (safe mode at boot)

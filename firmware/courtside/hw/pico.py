@@ -182,6 +182,8 @@ class Matrix:
 
 
 class Pico:
+    bytes_out = True     # event lines come as bytes (courtside.events.encode)
+
     def __init__(self, pins, settings, ring_size=256):
         micropython.alloc_emergency_exception_buf(100)   # so a failing handler can say why
         self.pins = pins
