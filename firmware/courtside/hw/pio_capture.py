@@ -10,7 +10,8 @@ unchanged. The maths lives in ``courtside.piostamp``; docs/pio-capture.md explai
 
     cap = PioCapture(ring, pins)           # allocates its DMA buffer (8 KB) at once: build it early
     cap.start()
-    cap.drain()                            # any time; also run by a 2 ms soft timer
+    cap.drain()                            # any time; also run by a 2 ms soft timer whose
+                                           # exceptions (a Ctrl-C) the next drain() raises
     cap.stop()
 
 Requirements: ``rp2.DMA`` (MicroPython 1.22 or newer); the button GPIOs span at most 30
@@ -100,6 +101,7 @@ class PioCapture:
         self._dma = None
         self._timer = None
         self._busy = False
+        self.failure = None           # an exception raised inside the poll timer's callback
 
     def start(self):
         base = self.in_base
@@ -116,6 +118,7 @@ class PioCapture:
                    trigger=True)
         self._sm = sm
         self._dma = dma
+        self.failure = None
         self.drainer.restart()
         lv = 0
         for i, p in enumerate(self._inputs):
@@ -133,11 +136,28 @@ class PioCapture:
             self._timer = machine.Timer(mode=machine.Timer.PERIODIC, period=self.poll_ms,
                                         callback=self._poll)
 
-    def _poll(self, _timer):
-        self.drain()
+    def _poll(self, timer):
+        # A soft timer's callback runs between two bytecodes of whatever the loop is doing,
+        # and MicroPython prints and drops an exception raised in it: a Ctrl-C landing
+        # here would be lost and the game would run on. So the callback keeps it, stops
+        # its timer, and the loop's next drain() (every step of its wait) raises it there.
+        try:
+            self._take()
+        except BaseException as e:  # noqa: BLE001 - handed to the loop, not swallowed
+            timer.deinit()
+            self._timer = None
+            self.failure = e
 
     def drain(self):
-        """Move new captures into the ring; returns how many snapshots were put."""
+        """Move new captures into the ring; returns how many snapshots were put. Raises, once,
+        an exception the poll timer's callback caught (a Ctrl-C that landed in it)."""
+        e = self.failure
+        if e is not None:
+            self.failure = None
+            raise e
+        return self._take()
+
+    def _take(self):
         if self._busy or self._dma is None:
             return 0
         self._busy = True
@@ -160,7 +180,7 @@ class PioCapture:
             # Free the 21 instructions, so a later start (or another Pico layer built in
             # the same session) fits the 32-word instruction memory again.
             rp2.PIO(self.sm_id // 4).remove_program(self.program)
-        self.drain()
+        self._take()
         if self._dma is not None:
             self._dma.active(0)
             self._dma.close()
