@@ -29,7 +29,7 @@ def pio_pico(pico_layer, monkeypatch):
     callback, once the clock reaches ``at_us``. Returns (module, rig, hw, record)."""
     module, rig = pico_layer
     monkeypatch.setitem(sys.modules, "uctypes", rig.uctypes())
-    monkeypatch.delitem(sys.modules, "courtside.hw.pio_capture", raising=False)   # on these stand-ins
+    sys.modules.pop("courtside.hw.pio_capture", None)      # imported afresh on these stand-ins
     module.mem32[0xD0000004] = 0x1FFFF                 # GPIO_IN: no button pressed
     record = {"sleeps_after": 0, "raised_at": None, "released": 0}
 
@@ -77,7 +77,8 @@ def pio_pico(pico_layer, monkeypatch):
         timer.callback = callback
         hw.capture.drainer.take = failing_take
 
-    return module, rig, hw, settings, raise_in_callback, record
+    yield module, rig, hw, settings, raise_in_callback, record
+    sys.modules.pop("courtside.hw.pio_capture", None)      # built on this test's stand-ins
 
 
 def run_firmware(hw, settings, monkeypatch):
