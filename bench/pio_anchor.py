@@ -6,8 +6,9 @@ error in the anchor shifts every stamp of that start-up alike. This bench starts
 ``courtside.hw.pio_capture`` many times on the board stand-ins (tests/pio_board.py: the
 capture program in the PIO emulator, the DMA, and a model of what the start-up's calls
 cost on a board: where inside each call the timer is read or the state machine enabled,
-a few cycles of jitter, interrupts now and then), presses buttons at random fractions of
-a microsecond, and compares each stamp with the true time of its edge.
+a few cycles of jitter, interrupts now and then), presses and releases buttons with
+edges at evenly spread fractions of a microsecond, and compares each stamp with the true
+time of its edge (``pio_board.start_up_errors``).
 
 Two anchors side by side: the old one (``ticks_us()`` read once before and once after
 ``sm.active(1)``, anchored at the floored midpoint, stamps floored) and the firmware's
@@ -19,7 +20,7 @@ RP2040 (median error -1.1 us, -0.81...-1.65 us per start-up); the others move th
 window's length and the place of the enable inside it, and add interrupts. None is a
 measurement of a chip.
 
-    .venv/bin/python bench/pio_anchor.py [--starts N] [--seed S]
+    .venv/bin/python bench/pio_anchor.py [--starts N] [--seed S] [--presses P]
 """
 
 import argparse
@@ -66,7 +67,7 @@ def run_model(costs_kw, starts, seed, old, presses):
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--starts", type=int, default=60)
+    ap.add_argument("--starts", type=int, default=40)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--presses", type=int, default=32)
     args = ap.parse_args(argv)

@@ -37,13 +37,15 @@ def fifo(sm_id):
 class Costs:
     """Cycles the anchor's calls take, split at the register access: ``ticks`` and
     ``active`` are (before, after) the timer read / the CTRL write, ``query`` is
-    ``sm.active()`` with no argument, ``restart`` is ``sm.restart()``. Each part varies by
+    ``sm.active()`` with no argument, ``restart`` is ``sm.restart()``, ``build`` is building
+    a state machine again (``rp2.StateMachine(id, program, ...)``). Each part varies by
     up to ``jitter`` cycles either way; before any call an interrupt runs with
     probability ``irq_rate``, for ``irq_us`` (low, high) microseconds."""
 
-    def __init__(self, ticks=(75, 50), active=(95, 105), query=70, restart=1500, jitter=3,
+    def __init__(self, ticks=(75, 50), active=(95, 105), query=70, restart=1500, build=5000, jitter=3,
                  irq_rate=0.0, irq_us=(5, 40), seed=0):
         self.ticks, self.active, self.query, self.restart = ticks, active, query, restart
+        self.build = build
         self.jitter, self.irq_rate, self.irq_us = jitter, irq_rate, irq_us
         self.rng = random.Random(seed)
 
@@ -153,6 +155,9 @@ class Board:
         # as on the board, one object per state machine: building it again re-initialises it
         for sm in self.machines:
             if sm.sm_id == sm_id:
+                if self.costs is not None:
+                    self.spend(self.costs.build)
+                    sm.rebuilds += 1
                 sm.init(program, kw)
                 return sm
         sm = _Machine(self, sm_id, program, kw)
@@ -192,6 +197,7 @@ class _Machine:
         self.history = []       # every word pushed, over every run: what the DMA reads
         self.enables = []       # the cycle of every enable
         self.restarts = 0
+        self.rebuilds = 0
         self.init(program, kw)
 
     def init(self, program, kw):
