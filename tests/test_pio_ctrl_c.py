@@ -123,3 +123,24 @@ def test_without_an_exception_the_loop_runs_on_and_the_timer_drains(pio_pico, mo
     with pytest.raises(RuntimeError, match="ran on"):
         run_firmware(hw, settings, monkeypatch)
     assert len(calls) > GIVE_UP_US // 2000               # the timer's passes and the wait's
+
+
+@pytest.mark.parametrize("exc", ["KeyboardInterrupt", "MemoryError"])
+def test_on_micropython_the_real_scheduler_hands_it_over_too(micropython, exc):
+    # The unix port's own scheduler runs the soft callback (micropython.schedule from a
+    # thread every 2 ms) and prints and drops what it raises; the loop still stops. A loop
+    # that ran on would be ended by the time limit, and fail.
+    import subprocess
+    run = subprocess.run([micropython, str(ROOT / "tests" / "pio_ctrl_c_mp.py"), str(ROOT / "firmware"),
+                          str(ROOT / "tests" / "mp"), str(ROOT / "hardware" / "pinmap.json"), exc],
+                         stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=30, check=False)
+    out = run.stdout
+    assert run.returncode == 0, out + run.stderr
+    figures = json.loads(out.strip().splitlines()[-1])
+    assert figures == {"capture": "pio", "raised": True, "timer running": False, "released": True}
+    if exc == "KeyboardInterrupt":
+        assert "courtside: stopped, the REPL is free" in out and "returned" in out
+    else:
+        assert "raised MemoryError('drain',)" in out
+    assert "Traceback" not in out + run.stderr and "still running" not in out
+
