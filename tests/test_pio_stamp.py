@@ -164,6 +164,29 @@ def filled_drain(words, ring):
     return drain, buf
 
 
+WINDOWS_SCRIPT = """
+import sys
+sys.path.insert(0, %r)
+from courtside.piostamp import Windows
+out = []
+for widths in ([3, 2, 2, 3, 2, 2, 9, 2, 2], [5] * 16, [4, 5, 4, 5, 3], [7, 6, 6, 6, 6, 30, 7, 1, 2]):
+    w = Windows()
+    for x in widths:
+        w.add(x)
+    out.append([w.low, w.n_low, w.n_high, w.balance()] + [[w.keep(x), w.spread_ns(x)] for x in range(0, 10)])
+print(out)
+"""
+
+
+def test_micropython_and_cpython_judge_windows_alike(micropython, tmp_path):
+    script = tmp_path / "w.py"
+    script.write_text(WINDOWS_SCRIPT % str(FIRMWARE))
+    outs = [subprocess.run([exe, str(script)], capture_output=True, text=True, timeout=60, check=True).stdout
+            for exe in (micropython, sys.executable)]
+    assert outs[0] == outs[1]
+    assert outs[0].startswith("[[2, 6, 2, 2, [False, 1000], [False, 2000], [False, 750], [True, 250]")
+
+
 def test_skipped_words_are_not_read():
     ring = Ring(16)
     drain, buf = filled_drain(pio_words([(600, 2, True)], 900), ring)
