@@ -77,6 +77,16 @@ def test_words_drained_too_late_are_misplaced_by_a_whole_period():
     assert s.period_us == 51_539_607                    # 2**30 loops of 48 ns
 
 
+def test_a_clock_whose_stamps_would_need_big_integers_is_refused():
+    # 12 MHz x 125 / 7 (a PLL setting): loops are 6 * 7 / 1500 us exactly, but the
+    # fraction's denominator is 107 million; the backend then falls back to IRQ capture.
+    with pytest.raises(ValueError, match="214285714 Hz"):
+        Stamper(214_285_714)
+    for freq in (48_000_000, 125_000_000, 133_000_000, 150_000_000, 200_000_000, 250_000_000):
+        s = Stamper(freq)
+        assert (s.num + 1) * s.den < PERIOD and s.den % 2 == 0
+
+
 def test_resolution_figures():
     assert Stamper(125_000_000).ns(1) == 48
     assert Stamper(133_000_000).ns(1) == 45

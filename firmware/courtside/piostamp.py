@@ -63,6 +63,9 @@ class Stamper:
             self.num *= 2
             self.den *= 2
         self.half = self.den >> 1
+        if (self.num + 1) * self.den >= _PERIOD:
+            # place() multiplies a remainder below den by num: it must stay a small int
+            raise ValueError("PIO capture: a %d Hz clock needs integers beyond 2**30 per stamp" % freq_hz)
         self.pa, self.pb = divmod(_PERIOD, self.den)
         # one 2**30-loop period in whole microseconds (only used to count periods)
         self.period_us = self.pa * self.num + self.pb * self.num // self.den
