@@ -20,9 +20,9 @@ that tick in units of 1/den us (den is even, so half a microsecond is whole). Th
 anchor pairs count 0 with the centre of the ``time.ticks_us()`` window the state machine
 was enabled in (``courtside.hw.pio_capture`` picks that window); every later count word
 becomes the next anchor, so the counter is unwrapped step by step and never accumulates
-rounding. A stamp is the anchor's time rounded to the nearest microsecond (a tick read
-by ``ticks_us()`` is the time floored, so a rounded stamp of the same moment is half a
-microsecond nearer the truth on average). The marks keep
+rounding. A stamp is the anchor's time rounded to the nearest microsecond (``ticks_us()``
+floors, which makes a tick half a microsecond early on average; a rounded stamp is not
+early on average, and a quarter of a microsecond off). The marks keep
 consecutive count words less than 2**30 loops apart; should words be lost, the number of
 whole 2**30-loop periods between anchor and word is taken from the tick clock at drain
 time, rounded to the nearest period: correct while every word is drained within half a

@@ -141,7 +141,7 @@ class PioCapture:
 
         First the window's shape: windows with 0..3 extra ``sm.active()`` calls on each side
         of the enable are measured with the state machine left stopped, and the shape whose
-        widths vary most is taken (its microsecond edges fall at the most telling places).
+        two widths come most evenly is taken (its rarer width comes most often).
         Then the state machine is enabled inside such windows, stopped and set back to its
         first instruction again, until a window of the rarer width comes (no interrupt
         inside, the enable pinned best), or the tries run out."""
