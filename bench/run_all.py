@@ -18,6 +18,7 @@ RUNS = [
     ("bounce storm, IRQ capture (CPython)", [PY, "bounce_storm.py", "40"]),
     ("bounce storm, IRQ capture (MicroPython unix port)", [MICROPYTHON, "bounce_storm.py", "40"]),
     ("bounce storm, PIO capture", [PY, "bounce_storm_pio.py"]),
+    ("PIO capture's anchor, start-up by start-up", [PY, "pio_anchor.py"]),
     ("hardware layer: IRQ handler and frame build (MicroPython unix port)", [MICROPYTHON, "chip.py"]),
     ("heap over 100,000 presses (MicroPython unix port)", [MICROPYTHON, "heap.py", "100000"]),
     ("main-loop latency (MicroPython unix port)", [MICROPYTHON, "latency.py", "300"]),

@@ -1,7 +1,8 @@
-"""Stand-ins for ``rp2``, ``machine``, ``micropython`` and ``select``, for importing
-``courtside.hw.pico`` on CPython: the PIO assembler is the shared stand-in, DMA writes hand
-the state machine the FIFO words a byte write makes on the RP2040 bus, and every request
-is remembered for the tests (``conftest.py`` serves it as the ``pico_layer`` fixture)."""
+"""Stand-ins for ``rp2``, ``machine``, ``micropython`` and ``select`` (``uctypes`` on
+request), for importing ``courtside.hw.pico`` on CPython: the PIO assembler is the shared
+stand-in, DMA writes hand the state machine the FIFO words a byte write makes on the
+RP2040 bus, soft timers run their callbacks as MicroPython's scheduler does, and every
+request is remembered for the tests (``conftest.py`` serves it as the ``pico_layer`` fixture)."""
 
 import types
 
@@ -20,6 +21,21 @@ class Standins:
         self.now = 0            # the microsecond clock, moved by the tests
         self.writable = True    # what a POLLOUT poll of stdout says
         self.drain_us = 0       # how long a started DMA transfer stays busy
+        self.timers = []        # machine.Timer objects made (soft timers, fired by fire_timers)
+        self.removed = []       # programs taken out of a PIO block's instruction memory
+
+    def fire_timers(self):
+        """Run every running timer whose period is due at ``now``, as MicroPython's scheduler
+        runs a soft timer's callback between two bytecodes: an exception raised in it is
+        printed and dropped (``mp_call_function_1_protected``), never passed to the code
+        that was running."""
+        for t in list(self.timers):
+            while t.running and self.now >= t.next_us:
+                t.next_us += 1000 * t.period
+                try:
+                    t.callback(t)
+                except BaseException as e:  # noqa: BLE001 - what the scheduler does
+                    print("Traceback (most recent call last):\n%s: %s" % (type(e).__name__, e))
 
     def sleep(self, us):
         self.sleeps.append(us)
@@ -34,6 +50,12 @@ class Standins:
             IN_LOW, IN_HIGH, OUT_LOW, OUT_HIGH = 0, 1, 2, 3
             SHIFT_LEFT, SHIFT_RIGHT = 0, 1
             JOIN_NONE, JOIN_TX, JOIN_RX = 0, 1, 2
+
+            def __init__(self, block=0):
+                self.block = block
+
+            def remove_program(self, program):
+                rig.removed.append((self.block, program))
 
         def asm_pio(**config):
             def build(func):
@@ -72,7 +94,13 @@ class Standins:
                 for key, value in (("read", read), ("write", write), ("count", count), ("ctrl", ctrl)):
                     if value is not None:
                         self.kw[key] = value
-                if trigger:
+                if trigger and self.kw["write"] != 0x50200010:
+                    # the PIO capture channel: from a state machine's RX FIFO into a RAM
+                    # ring; no word arrives here, so its counter stays where it started
+                    assert self.kw["ctrl"]["size"] == 2 and not self.kw["ctrl"]["inc_read"]
+                    self.count = self.kw["count"]
+                    self.busy_until = float("inf")
+                elif trigger:
                     ctrl = self.kw["ctrl"]
                     assert ctrl["size"] == 0 and ctrl["inc_read"] and not ctrl["inc_write"]
                     assert self.kw["write"] == 0x50200010      # PIO0 TXF0
@@ -127,10 +155,23 @@ class Standins:
             def feed(self):
                 pass
 
+        class Timer:
+            PERIODIC, ONE_SHOT = 1, 0
+
+            def __init__(self, mode=None, period=None, callback=None):
+                self.period, self.callback, self.running = period, callback, True
+                self.next_us = rig.now + 1000 * period
+                rig.timers.append(self)
+
+            def deinit(self):
+                self.running = False
+
         machine.Pin = Pin
         machine.PWM = PWM
         machine.WDT = WDT
+        machine.Timer = Timer
         machine.mem32 = {}
+        machine.freq = lambda: 125_000_000
         machine.reset = lambda: None
 
         micropython = types.ModuleType("micropython")
@@ -152,5 +193,13 @@ class Standins:
 
         select.poll = Poll
         return {"rp2": rp2, "machine": machine, "micropython": micropython, "select": select}
+
+    def uctypes(self):
+        """A ``uctypes`` for a test that wants PIO capture to start (without it, as on
+        CPython, the layer falls back to IRQ capture): every buffer sits at one 4 KB-aligned
+        address."""
+        uctypes = types.ModuleType("uctypes")
+        uctypes.addressof = lambda obj: 0x20001000
+        return uctypes
 
 

@@ -16,9 +16,13 @@ anchor.
 
 ``Stamper`` turns counts into ticks of ``courtside.clock`` (microseconds modulo 2**30). It
 keeps an anchor: a count, the tick it fell on, and the fraction of a microsecond beyond
-that tick in units of 1/den us. The first anchor pairs count 0 with ``time.ticks_us()`` read
-as the state machine is started; every later count word becomes the next anchor, so the
-counter is unwrapped step by step and never accumulates rounding. The marks keep
+that tick in units of 1/den us (den is even, so half a microsecond is whole). The first
+anchor pairs count 0 with the centre of the ``time.ticks_us()`` window the state machine
+was enabled in (``courtside.hw.pio_capture`` picks that window); every later count word
+becomes the next anchor, so the counter is unwrapped step by step and never accumulates
+rounding. A stamp is the anchor's time rounded to the nearest microsecond (``ticks_us()``
+floors, which makes a tick half a microsecond early on average; a rounded stamp is not
+early on average, and a quarter of a microsecond off). The marks keep
 consecutive count words less than 2**30 loops apart; should words be lost, the number of
 whole 2**30-loop periods between anchor and word is taken from the tick clock at drain
 time, rounded to the nearest period: correct while every word is drained within half a
@@ -47,23 +51,39 @@ def _gcd(a, b):
 
 
 class Stamper:
-    """Counts to ticks: ``start(ticks)`` once, then ``place(count, now)`` for each count word."""
+    """Counts to ticks: ``start(ticks)`` or ``start_window(t0, t1)`` once, then
+    ``place(count, now)`` for each count word; it returns the word's tick, rounded."""
 
     def __init__(self, freq_hz, loop_cycles=LOOP_CYCLES):
         num = loop_cycles * 1000000
         g = _gcd(num, freq_hz)
         self.num = num // g          # microseconds per loop = num / den
         self.den = freq_hz // g
+        if self.den & 1:             # keep half a microsecond whole
+            self.num *= 2
+            self.den *= 2
+        self.half = self.den >> 1
+        if (self.num + 1) * self.den >= _PERIOD:
+            # place() multiplies a remainder below den by num: it must stay a small int
+            raise ValueError("PIO capture: a %d Hz clock needs integers beyond 2**30 per stamp" % freq_hz)
         self.pa, self.pb = divmod(_PERIOD, self.den)
         # one 2**30-loop period in whole microseconds (only used to count periods)
         self.period_us = self.pa * self.num + self.pb * self.num // self.den
         self.start(0)
 
-    def start(self, ticks):
-        """Anchor count 0 (the state machine's first sample) at ``ticks``."""
+    def start(self, ticks, half=False):
+        """Anchor count 0 (the state machine's first sample) at ``ticks``, or half a
+        microsecond after it if ``half``."""
         self.count = 0
         self.ticks = ticks
-        self.frac = 0
+        self.frac = self.half if half else 0
+
+    def start_window(self, t0, t1):
+        """Anchor count 0 at the centre of a window read as ``t0`` before and ``t1`` after
+        the state machine was enabled: ``ticks_us()`` floors, so the enable lies in
+        [t0, t1 + 1) and its centre is t0 + (t1 - t0 + 1) / 2."""
+        w = diff(t1, t0) + 1
+        self.start(add(t0, w >> 1), w & 1)
 
     def place(self, count, now):
         """The tick of a count word pushed at or before ``now``; the word becomes the anchor."""
@@ -83,11 +103,61 @@ class Stamper:
         self.frac = rem % den
         self.ticks = add(self.ticks, us)
         self.count = count
+        if self.frac >= self.half:
+            return add(self.ticks, 1)
         return self.ticks
 
     def ns(self, loops):
         """Nanoseconds in ``loops`` loops (for the docs and the bench)."""
         return loops * self.num * 1000 // self.den
+
+
+class Windows:
+    """Which enable window to keep, judged by the widths of windows of the same shape.
+
+    A window is ``t0 = ticks_us()``, the state machine enabled, ``t1 = ticks_us()``. If
+    its calls take D us, it reads as floor(D) or floor(D) + 1 wide, depending on where the
+    microsecond edges fall inside it: the wider in a fraction frac(D) of windows (wider
+    still, an interrupt ran inside it). Taking the enable at the window's centre, its
+    error is then within (1 - frac(D)) / 2 us for a narrow window and frac(D) / 2 us for
+    a wide one: the rarer kind pins it best. ``add(w)`` counts the width of a window
+    measured with the state machine left stopped; ``keep(w)`` says whether an enable
+    window of width ``w`` is of the rarer kind; ``spread_ns(w)`` is how far apart the
+    places the enable can have within it lie, by those counts.
+    """
+
+    def __init__(self):
+        self.low = -1        # the narrowest width seen
+        self.n_low = 0       # windows of that width
+        self.n_high = 0      # windows one microsecond wider
+
+    def add(self, w):
+        if self.low < 0 or w < self.low - 1:
+            self.low, self.n_low, self.n_high = w, 1, 0
+        elif w == self.low - 1:
+            self.low, self.n_low, self.n_high = w, 1, self.n_low
+        elif w == self.low:
+            self.n_low += 1
+        elif w == self.low + 1:
+            self.n_high += 1
+
+    def balance(self):
+        """How often the rarer kind came: the shape with the most tells edges apart best."""
+        return min(self.n_low, self.n_high)
+
+    def keep(self, w):
+        n = self.n_low + self.n_high
+        if w == self.low:
+            return 2 * self.n_high >= n
+        return w == self.low + 1 and 2 * self.n_low >= n
+
+    def spread_ns(self, w):
+        n = self.n_low + self.n_high
+        if n and w == self.low:
+            return 1000 * self.n_low // n
+        if n and w == self.low + 1:
+            return 1000 * self.n_high // n
+        return 1000 * (w + 1)
 
 
 class Drain:
@@ -123,6 +193,11 @@ class Drain:
         self.pending = False     # a levels word is waiting for its count word
         self.levels = 0
         self.last = -1           # the button levels last put into the ring
+
+    def skip(self, written):
+        """Leave the words written so far unread (a start-up try whose run was dropped)."""
+        self.read = written
+        self.pending = False
 
     def take(self, written, now):
         ring = self.ring

@@ -10,7 +10,8 @@ unchanged. The maths lives in ``courtside.piostamp``; docs/pio-capture.md explai
 
     cap = PioCapture(ring, pins)           # allocates its DMA buffer (8 KB) at once: build it early
     cap.start()
-    cap.drain()                            # any time; also run by a 2 ms soft timer
+    cap.drain()                            # any time; also run by a 2 ms soft timer whose
+                                           # exceptions (a Ctrl-C) the next drain() raises
     cap.stop()
 
 Requirements: ``rp2.DMA`` (MicroPython 1.22 or newer); the button GPIOs span at most 30
@@ -30,13 +31,16 @@ from micropython import const
 from uctypes import addressof
 
 from courtside import piocode
-from courtside.clock import add, diff
-from courtside.piostamp import Drain, Stamper
+from courtside.clock import diff
+from courtside.piostamp import Drain, Stamper, Windows
 
 _DMA_COUNT = const(0x0FFFFFFF)   # words before the DMA stops: 134 million changes
 _PIO_BASE = const(0x50200000)    # PIO0 (PIO1 at +0x100000) on RP2040 and RP2350
 _PIO_STRIDE = const(0x100000)
 _RXF0 = const(0x20)              # RXF0..RXF3: one RX FIFO register per state machine
+_SHAPES = const(4)               # anchor windows with 0..3 extra calls each side of the enable
+_PROBES = const(16)              # windows measured per shape, the state machine stopped
+_TRIES = const(24)               # enables tried for a window of the rarer width
 
 
 def window(pins):
@@ -95,11 +99,13 @@ class PioCapture:
         self._halves = halves
         self.drainer = Drain(ring, self.stamper, halves, self.in_base, self.width, self.mask)
         self.resolution_ns = self.stamper.ns(1)
-        self.start_error_us = 0
+        self.anchor_tries = 0          # enables the last start took
+        self.anchor_spread_ns = 0      # where in its window the enable can lie, by the widths
         self._sm = None
         self._dma = None
         self._timer = None
         self._busy = False
+        self.failure = None           # an exception raised inside the poll timer's callback
 
     def start(self):
         base = self.in_base
@@ -116,28 +122,73 @@ class PioCapture:
                    trigger=True)
         self._sm = sm
         self._dma = dma
+        self.failure = None
         self.drainer.restart()
         lv = 0
         for i, p in enumerate(self._inputs):
             lv |= p.value() << (base + i)
         self.drainer.last = lv & self.mask      # the first report repeats this: not a change
-        t0 = self._ticks()
-        sm.active(1)
-        t1 = self._ticks()
-        half = diff(t1, t0) >> 1
-        self.start_error_us = half + 1
-        self.stamper.start(add(t0, half))
+        self._anchor(sm, dma)
         if self.poll_ms:
             # a soft timer: the callback is scheduled, so the drain may allocate if it must
             # (soft is the default, and rp2 before MicroPython 1.26 takes no ``hard`` argument)
             self._timer = machine.Timer(mode=machine.Timer.PERIODIC, period=self.poll_ms,
                                         callback=self._poll)
 
-    def _poll(self, _timer):
-        self.drain()
+    def _anchor(self, sm, dma):
+        """Enable the state machine inside a tight ``ticks_us()`` window and anchor count 0
+        at the window's centre (docs/pio-capture.md, "The anchor").
+
+        First the window's shape: windows with 0..3 extra ``sm.active()`` calls on each side
+        of the enable are measured with the state machine left stopped, and the shape whose
+        two widths come most evenly is taken (its rarer width comes most often).
+        Then the state machine is enabled inside such windows, stopped and set back to its
+        first instruction again, until a window of the rarer width comes (no interrupt
+        inside, the enable pinned best), or the tries run out."""
+        ticks = self._ticks
+        best = None
+        k = 0
+        for extra in range(_SHAPES):
+            shape = Windows()
+            for _ in range(_PROBES):
+                t0, t1 = _window(ticks, sm, 0, extra)
+                shape.add(diff(t1, t0))
+            if best is None or shape.balance() > best.balance():
+                best, k = shape, extra
+        for attempt in range(_TRIES):
+            self.drainer.skip(_DMA_COUNT - dma.count)     # the words of earlier tries are not this run's
+            t0, t1 = _window(ticks, sm, 1, k)
+            w = diff(t1, t0)
+            if best.keep(w) or attempt == _TRIES - 1:
+                break
+            sm = rp2.StateMachine(self.sm_id, self.program, in_base=Pin(self.in_base))  # stopped, at the top
+            self._sm = sm
+        self.stamper.start_window(t0, t1)
+        self.anchor_tries = attempt + 1
+        self.anchor_spread_ns = best.spread_ns(w)
+
+    def _poll(self, timer):
+        # A soft timer's callback runs between two bytecodes of whatever the loop is doing,
+        # and MicroPython prints and drops an exception raised in it: a Ctrl-C landing
+        # here would be lost and the game would run on. So the callback keeps it, stops
+        # its timer, and the loop's next drain() (every step of its wait) raises it there.
+        try:
+            self._take()
+        except BaseException as e:  # noqa: BLE001 - handed to the loop, not swallowed
+            timer.deinit()
+            self._timer = None
+            self.failure = e
 
     def drain(self):
-        """Move new captures into the ring; returns how many snapshots were put."""
+        """Move new captures into the ring; returns how many snapshots were put. Raises, once,
+        an exception the poll timer's callback caught (a Ctrl-C that landed in it)."""
+        e = self.failure
+        if e is not None:
+            self.failure = None
+            raise e
+        return self._take()
+
+    def _take(self):
         if self._busy or self._dma is None:
             return 0
         self._busy = True
@@ -160,12 +211,24 @@ class PioCapture:
             # Free the 21 instructions, so a later start (or another Pico layer built in
             # the same session) fits the 32-word instruction memory again.
             rp2.PIO(self.sm_id // 4).remove_program(self.program)
-        self.drain()
+        self._take()
         if self._dma is not None:
             self._dma.active(0)
             self._dma.close()
             self._dma = None
         self._sm = None
+
+
+def _window(ticks, sm, on, extra):
+    """(t0, t1): ``ticks_us()`` read just before and just after ``sm.active(on)``, with
+    ``extra`` calls of ``sm.active()`` on each side, which only widen the window."""
+    t0 = ticks()
+    for _ in range(extra):
+        sm.active()
+    sm.active(on)
+    for _ in range(extra):
+        sm.active()
+    return t0, ticks()
 
 
 def _log2(n):
