@@ -88,10 +88,8 @@ timer.callback = callback
 hw.capture.drainer.take = failing_take
 _thread.start_new_thread(timer_interrupt, ())
 start.ON_BOARD = True
-try:
-    start._run(hw, pins, settings, None, hw.random_bytes)
-    print("returned")
-except MemoryError as e:
-    print("raised", repr(e))
+pico.reset = lambda: print("reset")       # the stand-in board does not reset
+result = start._run(hw, pins, settings, None, hw.random_bytes)
+print("restart" if result == start.RESTART else "returned")
 print(json.dumps({"capture": hw.capture.name, "raised": raised[0], "timer running": timer.running,
                   "released": hw.capture._dma is None}))
