@@ -152,8 +152,14 @@ CEILINGS = {
     "courtside.deathball.modes:RefereeMode._advance": 11,
     "courtside.deathball.modes:RefereeMode._leds": 11,
     "courtside.events:line": 11,
-    "courtside.events:_value": 11,
-    "courtside.events:_string": 11,
+    "courtside.events:encode": 11,
+    "courtside.events:_items": 11,
+    "courtside.events:_put": 11,
+    "courtside.events:_list": 11,
+    "courtside.events:_text": 11,
+    "courtside.events:_plain": 11,
+    # (events._string spells only strings that need escaping: never a name the firmware
+    # writes, so it is off the hot path)
     "courtside.hw.pico:Pico.write_line": 11,
     "courtside.hw.pico:Pico.led": 11,
     "courtside.hw.pico:Pico.tone": 11,
@@ -204,6 +210,25 @@ CEILINGS = {
     "courtside.hw.pico:Matrix.queue": 11,
     "courtside.hw.pico:Matrix.buffer": 11,
     "courtside.hw.chain:pack": 11,
+    # PIO capture's drain, from the loop's wait and the 2 ms timer
+    "courtside.hw.pio_capture:PioCapture.drain": 11,
+    "courtside.hw.pio_capture:PioCapture._take": 11,
+    "courtside.hw.pio_capture:PioCapture._move": 11,
+    "courtside.piostamp:Drain._take": 11,
+    "courtside.piostamp:Drain._first": 11,
+    "courtside.piostamp:Drain._word": 11,
+    "courtside.piostamp:Drain._levels_word": 11,
+    "courtside.piostamp:Stamper._advance": 11,
+    "courtside.piostamp:Stamper._wrapped": 11,
+}
+
+# The hot-path functions that cannot fit, each with why. A ``try`` with an ``except``
+# alone takes 12 words (its handler's slot and the stack the exception needs), and the
+# drain timer's callback must catch a Ctrl-C that lands in it (docs/pio-capture.md), or
+# the scheduler would print it and drop it: one frame on the heap every 2 ms, about 60
+# bytes, freed at once. Nothing else may be added here without a reason as hard.
+OVER = {
+    "courtside.hw.pio_capture:PioCapture._poll": (15, "catches what lands in the timer's callback"),
 }
 
 
@@ -217,6 +242,13 @@ def test_no_ceiling_above_the_c_stack_limit():
     """The table holds targets, not today's sizes: none may exceed the 11 words."""
     over = {name: c for name, c in CEILINGS.items() if c > TARGET}
     assert not over
+
+
+@pytest.mark.parametrize("name", sorted(OVER))
+def test_the_few_over_the_limit_are_no_larger_than_said(compiled, name):
+    words, why = OVER[name]
+    assert name not in CEILINGS and why
+    assert TARGET < compiled[name].words <= words
 
 
 def test_every_hot_path_function_exists(compiled):

@@ -192,11 +192,8 @@ def _list(out, v):
 def _text(out, s):
     """A string: as it is when it is printable ASCII with nothing to escape (every name
     the firmware writes), else spelled by ``_string``."""
-    try:
-        raw = s.encode()
-    except UnicodeError:          # a lone surrogate (CPython will not encode it)
-        raw = None
-    if raw is not None and len(raw) == len(s) and _plain(raw):
+    raw = s.encode("utf-8", "surrogatepass")   # a lone surrogate too (CPython refuses it)
+    if len(raw) == len(s) and _plain(raw):
         out += b'"'
         out += raw
         out += b'"'

@@ -87,25 +87,32 @@ class Stamper:
 
     def place(self, count, now):
         """The tick of a count word pushed at or before ``now``; the word becomes the anchor."""
-        num = self.num
-        den = self.den
-        d = (self.count - count) & _COUNT_MASK       # loops since the anchor, modulo 2**30
-        q = d // den                                  # (divmod would allocate a tuple)
-        rem = (d - q * den) * num + self.frac
-        us = q * num + rem // den
-        k = 0
-        late = diff(now, self.ticks) - us             # whole periods hidden in the 30 bits
-        half = self.period_us >> 1
-        if late > half:
-            k = (late + half) // self.period_us
-            rem += k * self.pb * num
-            us = k * self.pa * num + q * num + rem // den
-        self.frac = rem % den
-        self.ticks = add(self.ticks, us)
+        self._advance((self.count - count) & _COUNT_MASK, now)   # loops since the anchor
         self.count = count
         if self.frac >= self.half:
             return add(self.ticks, 1)
         return self.ticks
+
+    # place, split so that no frame passes 11 words (tests/test_frames.py): the anchor
+    # moves on by ``d`` loops; the fraction of a microsecond is kept in ``frac``.
+
+    def _advance(self, d, now):
+        q = d // self.den                             # (divmod would allocate a tuple)
+        rem = (d - q * self.den) * self.num + self.frac
+        us = q * self.num + rem // self.den
+        late = diff(now, self.ticks) - us             # whole periods hidden in the 30 bits
+        if late > self.period_us >> 1:
+            self.frac = rem
+            return self._wrapped(q, late)
+        self.frac = rem % self.den
+        self.ticks = add(self.ticks, us)
+        return None
+
+    def _wrapped(self, q, late):
+        k = (late + (self.period_us >> 1)) // self.period_us
+        rem = self.frac + k * self.pb * self.num
+        self.frac = rem % self.den
+        self.ticks = add(self.ticks, k * self.pa * self.num + q * self.num + rem // self.den)
 
     def ns(self, loops):
         """Nanoseconds in ``loops`` loops (for the docs and the bench)."""
@@ -200,50 +207,71 @@ class Drain:
         self.pending = False
 
     def take(self, written, now):
-        ring = self.ring
-        h = self.halves
+        """Move the words written since the last take into the ring; returns how many
+        snapshots were put. Nothing new (the idle case) costs one comparison."""
+        if written == self.read:
+            return 0
+        return self._take(written, now)
+
+    # take, split so that no frame passes 11 words (tests/test_frames.py).
+
+    def _take(self, written, now):
+        ix = self._first(written)
+        moved = 0
+        while ix != written:
+            put = self._word((ix & self.wmask) << 1, now)
+            if put < 0:
+                break                # ring full: leave the pair in the buffer for next time
+            moved += put
+            ix += 1
+        self.read = ix
+        return moved
+
+    def _first(self, written):
+        """The first word to read: the next one, or after a restart or an overrun the
+        oldest the buffer still holds."""
         ix = self.read
-        behind = written - ix
-        if behind < 0:           # a new DMA run that nobody announced: start over
+        if written < ix:         # a new DMA run that nobody announced: start over
             self.restart()
             ix = 0
-            behind = written
-        if behind > self.size:
-            lost = behind - self.size
+        if written - ix > self.size:
+            lost = written - ix - self.size
             self.overrun += lost
             self._lose((lost + 1) >> 1)
             ix = written - self.size
             self.pending = False
             self.last = -1           # what the ring last got may be stale: report the next as is
-        moved = 0
-        while ix != written:
-            j = (ix & self.wmask) << 1
-            hi = h[j + 1]
-            if hi & _TAG:
-                if self.pending:
-                    self.unpaired += 1
-                    self._lose(1)
-                self.pending = True
-                lv = ((~hi & 0xFFFF) << 16 | (~h[j] & 0xFFFF)) & self.width_mask
-                self.levels = (lv << self.in_base) & self.mask
-                ix += 1
-                continue
-            if self.pending and len(ring) >= ring.mask:
-                break                # ring full: leave the pair in the buffer for next time
-            stamp = self.stamper.place(hi << 16 | h[j], now)
-            ix += 1
-            if not self.pending:
-                self.marks += 1
-                continue
-            self.pending = False
-            if self.levels == self.last:
-                self.noise += 1
-                continue
-            self.last = self.levels
-            ring.put(stamp, self.levels)
-            moved += 1
-        self.read = ix
-        return moved
+        return ix
+
+    def _word(self, j, now):
+        """One word, at half-word ``j``: 1 when it put a snapshot, 0 when not, -1 when the
+        ring is full."""
+        h = self.halves
+        hi = h[j + 1]
+        if hi & _TAG:
+            return self._levels_word(hi, h[j])
+        if self.pending and len(self.ring) >= self.ring.mask:
+            return -1
+        stamp = self.stamper.place(hi << 16 | h[j], now)
+        if not self.pending:
+            self.marks += 1
+            return 0
+        self.pending = False
+        if self.levels == self.last:
+            self.noise += 1
+            return 0
+        self.last = self.levels
+        self.ring.put(stamp, self.levels)
+        return 1
+
+    def _levels_word(self, hi, lo):
+        if self.pending:
+            self.unpaired += 1
+            self._lose(1)
+        self.pending = True
+        lv = ((~hi & 0xFFFF) << 16 | (~lo & 0xFFFF)) & self.width_mask
+        self.levels = (lv << self.in_base) & self.mask
+        return 0
 
     def _lose(self, n):
         # Lost edges are reported like ring overflows: the app already turns the ring's

@@ -193,14 +193,16 @@ class PioCapture:
             return 0
         self._busy = True
         try:
-            now = self._ticks()
-            written = _DMA_COUNT - self._dma.count
-            moved = self.drainer.take(written, now)
+            moved = self._move()
         finally:
             self._busy = False
         if moved and self.flag is not None:
             self.flag.set()
         return moved
+
+    def _move(self):
+        now = self._ticks()       # first: every word counted below was pushed by now
+        return self.drainer.take(_DMA_COUNT - self._dma.count, now)
 
     def stop(self):
         if self._timer is not None:
