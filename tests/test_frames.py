@@ -211,7 +211,6 @@ CEILINGS = {
     "courtside.hw.pico:Matrix.buffer": 11,
     "courtside.hw.chain:pack": 11,
     # PIO capture's drain, from the loop's wait and the 2 ms timer
-    "courtside.hw.pio_capture:PioCapture.drain": 11,
     "courtside.hw.pio_capture:PioCapture._take": 11,
     "courtside.hw.pio_capture:PioCapture._move": 11,
     "courtside.piostamp:Drain._take": 11,
