@@ -25,7 +25,8 @@ _STEP_MS = const(260)
 _DEATH_MS = const(700)
 _SHRINK_MS = const(900)
 _HEADING_MS = const(1000)
-_CATCH_UP_STEPS = const(64)   # animation steps one input may catch up (a run has ~30)
+_CATCH_UP_STEPS = const(64)
+_TUNE_OF = {"turn": "turn", "winner": "win"}   # animation steps one input may catch up (a run has ~30)
 
 
 def _faces(words):
@@ -65,13 +66,11 @@ class DieMode(Stage):
         pass  # the die listens to the ROLL button only
 
     def main(self, ctx, stamp):
-        if self.roll is not None:
-            stage = self.roll.at(ctx.now)[0]
-            if stage == "tumble":
-                return  # a roll in the air is not rolled again
-        face, forced = self.dice.roll()
-        ctx.emit("roll", purpose="die", face=face, forced=forced)
-        self.roll = Roll(face, ctx.now, ctx.rng)
+        if self.roll is not None and self.roll.at(ctx.now)[0] == "tumble":
+            return  # a roll in the air is not rolled again
+        rolled = self.dice.roll()
+        ctx.emit_fields("roll", {"purpose": "die", "face": rolled[0], "forced": rolled[1]})
+        self.roll = Roll(rolled[0], ctx.now, ctx.rng)
         self.last = None
 
     def poll(self, ctx, now):
@@ -147,12 +146,14 @@ class RefereeMode(Stage):
         self._draw(ctx)
 
     def _leds(self, ctx):
+        """The LED of the box to move (or of the winner) lit, the others dark."""
         g = self.game
-        turn = g.turn if not self.queue else None
-        if g.phase == engine.OVER:
-            turn = g.winner
-        for box in self.game.players:
-            ctx.led(box, box == turn)
+        turn = g.winner if g.phase == engine.OVER else None if self.queue else g.turn
+        players = g.players
+        i = 0
+        while i < len(players):
+            ctx.led(players[i], players[i] == turn)
+            i += 1
 
     # -- inputs ------------------------------------------------------------------------
 
@@ -245,11 +246,17 @@ class RefereeMode(Stage):
         A pass does one step, never the whole run (docs/firmware.md#per-pass-budget)."""
         idle = not self.queue and self.roll is None and self.until is None
         self.game.run_step()
-        for kind, fields in self.game.drain():
-            ctx.emit_at(self.run_tick, kind, **fields)
-            self.queue.append((kind, fields))
+        events = self.game.drain()
+        i = 0
+        while i < len(events):
+            self._queue_run_event(ctx, events[i])
+            i += 1
         if idle and self.queue:
             self._advance(ctx, self.run_tick)   # the animation starts when the round ended
+
+    def _queue_run_event(self, ctx, event):
+        ctx.emit_fields_at(self.run_tick, event[0], event[1])
+        self.queue.append(event)
 
     def _finish_run(self, ctx):
         """An input while the run is still being computed: finish it first, so the input
@@ -279,126 +286,171 @@ class RefereeMode(Stage):
         self._draw(ctx)
 
     def _advance(self, ctx, now):
-        """Apply queued events until one needs time on the matrix; returns ms to wait."""
+        """Apply queued events until one needs time on the matrix; returns ms to wait.
+        ``now`` is when the last pause ended (the schedule, not the pass)."""
         while self.queue:
-            kind, f = self.queue[0]
-            if kind == "bounce":
-                self.queue.pop(0)
-                self.bounce = f
-                self.roll = Roll(f["face"], now, ctx.rng, fast=True, arrow=False)
-                ctx.tone("roll")
-                self._leds(ctx)  # nobody's turn while the deathballs run
-                return 1
-            self.queue.pop(0)
-            self.shown.apply(kind, f)
-            pause = 0
-            if kind == "ball":
-                if self.queue and self.queue[0][0] == "ball" and self.queue[0][1]["step"] == f["step"]:
-                    continue
-                pause = _STEP_MS
-            elif kind == "death":
-                ctx.tone("death")
-                pause = _DEATH_MS
-            elif kind == "shrink":
-                pause = _SHRINK_MS
-            elif kind == "order":
-                self.rolls = []
-            elif kind == "roll" and f["purpose"] == "initiative":
-                box = f["p"] - 1
-                self.rolls = [r for r in self.rolls if r[0] != box] + [(box, f["face"])]
-                if not self.queue or self.queue[0][0] != "roll":
-                    view.bars(self.frame, self.rolls)
-                    ctx.show(self.frame)
-                    self.until = clock.add(now, _BARS_MS * 1000)
-                    return _BARS_MS
-                continue
-            elif kind == "turn":
-                ctx.tone("turn")
-            elif kind == "winner":
-                ctx.tone("win")
-            if pause:
-                self._leds(ctx)
-                self._draw(ctx)
-                self.until = clock.add(now, pause * 1000)
-                return pause
+            wait = self._next(ctx, now, self.queue.pop(0))
+            if wait:
+                return wait
         self._leds(ctx)
         self._draw(ctx)
         return None
+
+    def _next(self, ctx, now, event):
+        """Apply one queued event; returns the ms it holds the matrix (0: none)."""
+        kind = event[0]
+        if kind == "bounce":
+            return self._bounce(ctx, now, event[1])
+        self.shown.apply(kind, event[1])
+        if kind == "roll":
+            return self._initiative_roll(ctx, now, event[1])
+        if kind == "ball":
+            if self.queue and self.queue[0][0] == "ball" and self.queue[0][1]["step"] == event[1]["step"]:
+                return 0              # both balls' step shown as one
+            return self._pause(ctx, now, _STEP_MS)
+        if kind == "death":
+            ctx.tone("death")
+            return self._pause(ctx, now, _DEATH_MS)
+        if kind == "shrink":
+            return self._pause(ctx, now, _SHRINK_MS)
+        if kind == "order":
+            self.rolls = []
+        elif kind in _TUNE_OF:
+            ctx.tone(_TUNE_OF[kind])
+        return 0
+
+    def _bounce(self, ctx, now, fields):
+        self.bounce = fields
+        self.roll = Roll(fields["face"], now, ctx.rng, True, False)   # fast, no arrow
+        ctx.tone("roll")
+        self._leds(ctx)  # nobody's turn while the deathballs run
+        return 1
+
+    def _initiative_roll(self, ctx, now, fields):
+        if fields["purpose"] != "initiative":
+            return 0
+        box = fields["p"] - 1
+        self.rolls = [r for r in self.rolls if r[0] != box] + [(box, fields["face"])]
+        if self.queue and self.queue[0][0] == "roll":
+            return 0                  # the bars show once every roll is in
+        view.bars(self.frame, self.rolls)
+        ctx.show(self.frame)
+        self.until = clock.add(now, _BARS_MS * 1000)
+        return _BARS_MS
+
+    def _pause(self, ctx, now, ms):
+        self._leds(ctx)
+        self._draw(ctx)
+        self.until = clock.add(now, ms * 1000)
+        return ms
 
     def poll(self, ctx, now):
         if self.game.running:
             self._run_step(ctx)
             if self.game.running:
                 return 0            # the next step in the very next pass
-        roll = self.roll
-        if roll is not None:
-            stage, face, wait = roll.at(now)
-            ball = self.bounce["ball"] - 1
-            if stage in ("tumble", "face"):
-                view.face(self.frame, face, view.BALL_COLOURS[ball])
-                ctx.show(self.frame)
-                return wait
-            self.roll = None
-            self.shown.apply("bounce", self.bounce)
-            s = self.shown
-            view.board(self.frame, s)
-            view.trail(self.frame, s.balls[ball], s.headings[ball], view.BALL_COLOURS[ball])
-            ctx.show(self.frame)
-            self.bounce = None
-            # timed from when the roll ended, not from this pass: a late pass does not
-            # stretch the animation, so an input finds it where a prompt board would
-            self.until = clock.add(clock.add(roll.start, roll.arrow_end * 1000), _HEADING_MS * 1000)
-            return _HEADING_MS
+        if self.roll is not None:
+            return self._rolling(ctx, now)
         if self.until is not None:
             left = clock.diff(self.until, now) // 1000
             if left > 0:
                 return left
-            ended = self.until
-            self.until = None
-            if self.queue:
-                return self._advance(ctx, ended)
-            self._leds(ctx)
-            self._draw(ctx)
+            return self._paused(ctx, now)
         if self.queue:
             return self._advance(ctx, now)
-        # Blink the player to move (or the set-up cursor).
-        if self.game.phase in (engine.PLAY, engine.SETUP, engine.OVER):
-            if clock.diff(now, self.blink_at) >= _BLINK_MS * 1000:
-                self.blink_at = now
-                self.blink_on = not self.blink_on
-                self._draw(ctx)
-            return _BLINK_MS
-        return None
+        return self._blink(ctx, now)
+
+    def _rolling(self, ctx, now):
+        """A bounce's die in the air, then its new heading."""
+        shown = self.roll.at(now)
+        if shown[0] in ("tumble", "face"):
+            view.face(self.frame, shown[1], view.BALL_COLOURS[self.bounce["ball"] - 1])
+            ctx.show(self.frame)
+            return shown[2]
+        self._heading(ctx)
+        # timed from when the roll ended, not from this pass: a late pass does not
+        # stretch the animation, so an input finds it where a prompt board would
+        self.until = clock.add(self.roll.start, (self.roll.arrow_end + _HEADING_MS) * 1000)
+        self.roll = None
+        return _HEADING_MS
+
+    def _heading(self, ctx):
+        ball = self.bounce["ball"] - 1
+        self.shown.apply("bounce", self.bounce)
+        s = self.shown
+        view.board(self.frame, s)
+        view.trail(self.frame, s.balls[ball], s.headings[ball], view.BALL_COLOURS[ball])
+        ctx.show(self.frame)
+        self.bounce = None
+
+    def _paused(self, ctx, now):
+        ended = self.until
+        self.until = None
+        if self.queue:
+            return self._advance(ctx, ended)
+        self._leds(ctx)
+        self._draw(ctx)
+        return self._blink(ctx, now)
+
+    def _blink(self, ctx, now):
+        """Blink the player to move (or the set-up cursor, or the winner)."""
+        if self.game.phase not in (engine.PLAY, engine.SETUP, engine.OVER):
+            return None
+        if clock.diff(now, self.blink_at) >= _BLINK_MS * 1000:
+            self.blink_at = now
+            self.blink_on = not self.blink_on
+            self._draw(ctx)
+        return _BLINK_MS
 
     def _draw(self, ctx):
         g = self.game
-        s = self.shown
-        f = self.frame
         if g.phase == engine.INITIATIVE:
-            view.clear(f)
-            for box in g.players:  # who is in the game, waiting for ROLL
-                view.pixel(f, box * 2, 7, view.PLAYER_COLOURS[box])
-                view.pixel(f, box * 2 + 1, 7, view.PLAYER_COLOURS[box])
+            self._waiting_for_roll()
         elif g.phase == engine.SETUP and not self.queue:
-            view.board(f, s)
-            colour = view.PLAYER_COLOURS[g.turn]
-            free = g.free_setup_squares()
-            for i in range(len(free)):
-                if i == self.cursor % len(free):
-                    view.square(f, free[i], colour if self.blink_on else view.dim(colour, 2))
-                else:
-                    view.square(f, free[i], view.dim(colour, 4))
-        elif s.over and not self.queue:
+            self._setup_board()
+        elif self.shown.over and not self.queue:
             # The winner's figure blinks; with no winner the board just stays.
-            view.board(f, s, s.winner, self.blink_on)
+            view.board(self.frame, self.shown, self.shown.winner, self.blink_on)
         else:
-            pending = None
-            if self.pending is not None and s.turn in s.where:
-                step = rules.ARROWS[self.pending]
-                sq = s.where[s.turn]
-                pending = ((sq >> 3) + step[1]) * 8 + (sq & 7) + step[0]
-            view.board(f, s, s.turn, self.blink_on, pending)
-        ctx.show(f)
+            view.board(self.frame, self.shown, self.shown.turn, self.blink_on, self._pending_square())
+        ctx.show(self.frame)
+
+    def _waiting_for_roll(self):
+        """Who is in the game, waiting for ROLL: two pixels each on the bottom row."""
+        view.clear(self.frame)
+        players = self.game.players
+        i = 0
+        while i < len(players):
+            view.pixel(self.frame, players[i] * 2, 7, view.PLAYER_COLOURS[players[i]])
+            view.pixel(self.frame, players[i] * 2 + 1, 7, view.PLAYER_COLOURS[players[i]])
+            i += 1
+
+    def _setup_board(self):
+        """The free set-up squares dim in the colour of who sets up, the cursor bright."""
+        view.board(self.frame, self.shown)
+        free = self.game.free_setup_squares()
+        at = self.cursor % len(free)
+        i = 0
+        while i < len(free):
+            self._setup_square(free[i], i == at)
+            i += 1
+
+    def _setup_square(self, sq, cursor):
+        colour = view.PLAYER_COLOURS[self.game.turn]
+        if not cursor:
+            colour = view.dim(colour, 4)
+        elif not self.blink_on:
+            colour = view.dim(colour, 2)
+        view.square(self.frame, sq, colour)
+
+    def _pending_square(self):
+        """The square the first arrow of a half-entered move reaches (None: none)."""
+        s = self.shown
+        if self.pending is None or s.turn not in s.where:
+            return None
+        step = rules.ARROWS[self.pending]
+        sq = s.where[s.turn]
+        return ((sq >> 3) + step[1]) * 8 + (sq & 7) + step[0]
 
     # -- laptop commands ---------------------------------------------------------------
 
