@@ -1,0 +1,273 @@
+"""Nets: what the build must join (``intended``) and what a picture actually joins (``extract``).
+
+A net is a set of part pins, each named ``REF.PIN``: ``Pico.38`` (the Pico's pin 38),
+``J2.5`` (contact 5 of the main unit's second jack), ``RS4.2`` (the Pico end of GP4's 1 kΩ
+series resistor). ``intended(data)`` lists every net of a pin map, the supplies and ground
+included; ``extract(svg_text)`` reads the same kind of list back out of a picture from what
+it drew: the end points and corners of its wires, its bare wire (buses, solder bridges), its
+junction dots, its supply and ground symbols and the terminal points of its parts. Nothing
+in between is trusted: a wire that stops short of a pin leaves that pin out of its net, and
+two wires that meet join two nets.
+
+    nets = intended(data)                 # {"GND": frozenset({"Pico.38", ...}), ...}
+    found = extract(svg_text)             # Extraction: .groups (frozensets), .loose (points)
+    compare(nets, found)                  # [] when the picture joins exactly what it should
+
+The continuity checklist (``checklist(data)``, written to hardware/checklist.md) is made
+from ``intended``, so the meter checks the same nets the pictures are checked against.
+"""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+from dataclasses import dataclass, field
+
+from courtside import pinmap
+
+from .hwdocs_parts import GND_PIN, V3V3_PIN, VBUS_PIN, contacts, nets
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+# 74AHCT125 pins: the first buffer carries the matrix data; the other three are unused, their
+# enables (active low) held at VCC so their outputs float, their inputs held at GND.
+BUFFER_UNUSED_ENABLES = (4, 10, 13)
+BUFFER_UNUSED_INPUTS = (5, 9, 12)
+
+# Where each part sits: in a box, on the main unit's board (or wired to it), or at the panel.
+BOX, MAIN, PANEL = "box", "main", "panel"
+
+
+def _box_ref(b: int, role: str) -> str:
+    return "BOX%d%s" % (b + 1, role)
+
+
+def intended(data: dict) -> dict:
+    """Net name -> frozenset of REF.PIN, for every net the build has (a valid map)."""
+    pinmap.PinMap(data)
+    cable = ((data.get("cable") or {}).get("pins")) or {}
+    c = contacts(data)
+    grounds = [k for k, v in sorted(cable.items(), key=lambda kv: int(kv[0])) if v == "GND"]
+    out: dict = {}
+
+    def add(name, *members):
+        out.setdefault(name, set()).update(members)
+
+    add("GND", "Pico.%d" % GND_PIN, "Q1.E", "U1.1", "U1.7", "C1.2", "M1.GND", "C2.-", "SW0.COM",
+        *("U1.%d" % p for p in BUFFER_UNUSED_INPUTS))
+    add("3V3", "Pico.%d" % V3V3_PIN)
+    add("5V", "Pico.%d" % VBUS_PIN, "U1.14", "C1.1", "M1.5V", "C2.+", "BZ1.1", "RP.1", "D1.K",
+        *("U1.%d" % p for p in BUFFER_UNUSED_ENABLES))
+    for net in nets(data):
+        g, pin = net.gpio, "Pico.%d" % net.pin
+        if net.kind in ("button", "main"):
+            add(net.name, pin, "RS%d.2" % g, "CF%d.1" % g)
+            add("3V3", "RPU%d.1" % g)
+            add("GND", "CF%d.2" % g)
+            line = ["RPU%d.2" % g, "RS%d.1" % g]
+            if net.kind == "main":
+                line.append("SW0.NO")
+            else:
+                line += ["J%d.%s" % (net.box + 1, net.contact), "%s.%s" % (_box_ref(net.box, "J"), net.contact),
+                         "%s.NO" % _box_ref(net.box, net.role)]
+            add("%s line" % net.name, *line)
+        elif net.kind == "led":
+            add(net.name, pin, "RL%d.2" % g)
+            add("%s line" % net.name, "RL%d.1" % g, "J%d.%s" % (net.box + 1, net.contact),
+                "%s.%s" % (_box_ref(net.box, "J"), net.contact), "%s.A" % _box_ref(net.box, "LED"))
+        elif net.kind == "buzzer":
+            add(net.name, pin, "RB.1")
+            add("buzzer base", "RB.2", "Q1.B")
+            add("buzzer collector", "Q1.C", "BZ1.2", "RP.2", "D1.A")
+        else:
+            add(net.name, pin, "U1.2")
+            add("matrix data", "U1.3", "RD.1")
+            add("matrix DIN", "RD.2", "M1.DIN")
+    for b in range(len(data["boxes"])):
+        box_j = _box_ref(b, "J")
+        add("GND", "%s.K" % _box_ref(b, "LED"), *("%s.COM" % _box_ref(b, r) for r in pinmap.BUTTONS),
+            *("J%d.%s" % (b + 1, k) for k in grounds), *("%s.%s" % (box_j, k) for k in grounds))
+        for k, carried in cable.items():
+            if carried == "spare":
+                add("J%d.%s spare" % (b + 1, k), "J%d.%s" % (b + 1, k), "%s.%s" % (box_j, k))
+    assert c or not cable
+    return {name: frozenset(members) for name, members in out.items()}
+
+
+def where(member: str) -> str:
+    """BOX, MAIN or PANEL: where the part of a REF.PIN sits."""
+    ref = member.split(".")[0]
+    if ref.startswith("BOX"):
+        return BOX
+    return PANEL if ref == "C2" else MAIN
+
+
+# ---------------------------------------------------------------- reading a picture
+
+
+def _key(x, y):
+    return (round(float(x), 1), round(float(y), 1))
+
+
+def _points(text):
+    return [_key(*p.split(",")) for p in text.split()]
+
+
+def _on(p, a, b) -> bool:
+    """p lies on the axis-parallel segment a-b (ends included)."""
+    if a[0] == b[0] == p[0]:
+        return min(a[1], b[1]) <= p[1] <= max(a[1], b[1])
+    if a[1] == b[1] == p[1]:
+        return min(a[0], b[0]) <= p[0] <= max(a[0], b[0])
+    return False
+
+
+def _meet(s, t):
+    """Where two axis-parallel segments touch (a point), or None."""
+    (a, b), (c, d) = s, t
+    for p in (a, b):
+        if _on(p, c, d):
+            return p
+    for p in (c, d):
+        if _on(p, a, b):
+            return p
+    if a[0] == b[0] and c[1] == d[1]:
+        p = (a[0], c[1])
+    elif a[1] == b[1] and c[0] == d[0]:
+        p = (c[0], a[1])
+    else:
+        return None
+    return p if _on(p, a, b) and _on(p, c, d) else None
+
+
+@dataclass
+class Extraction:
+    mode: str
+    groups: list                                   # frozensets of REF.PIN, one per joined group
+    loose: list = field(default_factory=list)      # wire ends joined to nothing but their own wire
+    floating: list = field(default_factory=list)   # wires or bars that join no part pin
+    members: set = field(default_factory=set)      # every REF.PIN the picture draws
+    endpoints: int = 0                             # wire and bar ends the reading looked at
+
+
+class _Union:
+    def __init__(self):
+        self.parent: dict = {}
+
+    def find(self, p):
+        self.parent.setdefault(p, p)
+        while self.parent[p] != p:
+            self.parent[p] = self.parent[self.parent[p]]
+            p = self.parent[p]
+        return p
+
+    def join(self, a, b):
+        self.parent[self.find(a)] = self.find(b)
+
+
+def extract(svg_text: str) -> Extraction:
+    """The nets a picture draws, read from its wires, bare wire, symbols and part pins."""
+    root = ET.fromstring(svg_text)
+    mode = next((g.get("data-mode") for g in root.iter(SVG + "g") if g.get("class") == "netlist"), "")
+    if mode not in ("schematic", "board"):
+        raise ValueError("the picture does not say how its conductors join (no netlist mode)")
+    wires = [_points(el.get("points")) for el in root.iter(SVG + "polyline") if el.get("class") == "wire"]
+    bars = [[_key(el.get("x1"), el.get("y1")), _key(el.get("x2"), el.get("y2"))]
+            for el in root.iter(SVG + "line") if el.get("class") == "bar"
+            or (mode == "board" and el.get("class") == "pin")]
+    terminals = []    # (point, member or None, label name or None)
+    for el in root.iter(SVG + "g"):
+        if el.get("class") != "part":
+            continue
+        points = _points(el.get("data-terminals"))
+        kind = el.get("data-kind")
+        if kind in ("rail", "ground"):
+            label = "GND" if kind == "ground" else el.get("data-name")
+            terminals += [(p, None, label) for p in points]
+        elif el.get("data-ref"):
+            names = el.get("data-pins").split()
+            if len(names) != len(points):
+                raise ValueError("part %s has %d terminals and %d pin names"
+                                 % (el.get("data-ref"), len(points), len(names)))
+            terminals += [(p, "%s.%s" % (el.get("data-ref"), n), None) for p, n in zip(points, names)]
+    u = _Union()
+    # every conductor is a node; what lies on it joins it
+    conductors = [("wire", k, w) for k, w in enumerate(wires)] + [("bar", k, b) for k, b in enumerate(bars)]
+    for kind, k, pts in conductors:
+        u.find((kind, k))
+        for p in (pts if kind == "bar" or mode == "schematic" else (pts[0], pts[-1])):
+            u.join((kind, k), ("at", p))
+    # a point joins a conductor it lies on: anywhere along a schematic wire or bare wire,
+    # only at its ends for an insulated wire on a board
+    spots = {p for p, _, _ in terminals}
+    for kind, k, pts in conductors:
+        spots.update((pts[0], pts[-1]))
+
+    def touching(kind, pts):
+        if kind == "wire" and mode == "board":
+            ends = (pts[0], pts[-1])
+            return [p for p in spots if p in ends]
+        return [p for p in spots if any(_on(p, a, b) for a, b in zip(pts, pts[1:]))]
+
+    attached: dict = {}   # point -> the conductors touching it
+    for kind, k, pts in conductors:
+        for p in touching(kind, pts):
+            u.join((kind, k), ("at", p))
+            attached.setdefault(p, set()).add((kind, k))
+    # bare wires that cross touch
+    for i, (_, _, s) in enumerate([c for c in conductors if c[0] == "bar"]):
+        for j, (_, _, t) in enumerate([c for c in conductors if c[0] == "bar"]):
+            if i < j and _meet(tuple(s), tuple(t)):
+                u.join(("bar", i), ("bar", j))
+    labels: dict = {}
+    for p, member, label in terminals:
+        u.find(("at", p))
+        if member:
+            u.join(("member", member), ("at", p))
+        else:
+            first = labels.setdefault(label, ("at", p))
+            u.join(first, ("at", p))
+    groups: dict = {}
+    members = {m for _, m, _ in terminals if m}
+    for m in members:
+        groups.setdefault(u.find(("member", m)), set()).add(m)
+    out = Extraction(mode, [frozenset(g) for g in groups.values()], members=members)
+    # a wire end must land on something: a part pin, a symbol, or another conductor
+    for kind, k, pts in conductors:
+        if u.find((kind, k)) not in groups:
+            out.floating.append((kind, pts))
+        for p in (pts[0], pts[-1]):
+            out.endpoints += 1
+            others = attached.get(p, set()) - {(kind, k)}
+            if kind == "wire" and not others and p not in {q for q, _, _ in terminals}:
+                out.loose.append(p)
+    return out
+
+
+def compare(wanted: dict, found: Extraction, only=None) -> list:
+    """What a picture joins wrongly, as sentences (empty when it joins exactly the wanted
+    nets, restricted to the pins it draws). ``only``: the pins it must draw."""
+    problems = ["%s is not drawn" % m for m in sorted(set(only or ()) - found.members)]
+    drawn = found.members
+    group_of = {m: g for g in found.groups for m in g}
+    named = set()
+    for name, members in sorted(wanted.items()):
+        members = members & drawn
+        if not members:
+            continue
+        named |= members
+        pieces = sorted({group_of[m] for m in members}, key=sorted)
+        if len(pieces) > 1:
+            problems.append("open in %s: %s" % (name, " | ".join(
+                ", ".join(sorted(piece & members)) for piece in pieces)))
+        for piece in pieces:
+            extra = piece - members
+            if extra:
+                problems.append("short: %s joined to %s" % (name, ", ".join(sorted(extra))))
+    for m in sorted(drawn - named):
+        if len(group_of[m]) > 1:
+            problems.append("%s is in no net of the map but is joined to %s"
+                            % (m, ", ".join(sorted(group_of[m] - {m}))))
+    problems += ["a wire ends in the air at %g, %g" % p for p in found.loose]
+    problems += ["a %s joins no part (%s)" % (kind, " ".join("%g,%g" % p for p in pts))
+                 for kind, pts in found.floating]
+    return list(dict.fromkeys(problems))
