@@ -286,7 +286,9 @@ def test_build_guide_links_each_picture_where_it_is_needed():
     assert "(wiring.svg)" in cables
     assert "(main-unit-layout.svg)" in main_unit and "(wiring.svg)" in main_unit
     for path in MAPS[1:]:
-        assert "(variants/%s/wiring.svg)" % path.stem in guide
+        assert "(variants/%s.json)" % path.stem in guide
+    assert "courtside pins docs --map hardware/variants/" in guide
+    assert "(checklist.md)" in _section(guide, 6) and "(enclosure.svg)" in boxes
 
 
 def test_build_guide_and_bom_quote_the_drawings_figures():

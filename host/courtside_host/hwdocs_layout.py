@@ -60,6 +60,20 @@ def _name(col: int, row: int) -> str:
     return "%s%d" % (letters, row + 1)
 
 
+def member_holes(svg_text: str) -> dict:
+    """REF.PIN -> the name of the hole it sits in ("G3"), for the parts a layout drew on the board."""
+    import xml.etree.ElementTree as ET
+    out = {}
+    for el in ET.fromstring(svg_text).iter("{http://www.w3.org/2000/svg}g"):
+        if el.get("class") == "part" and el.get("data-ref"):
+            for point, pin in zip(el.get("data-terminals").split(), el.get("data-pins").split()):
+                x, y = (float(v) for v in point.split(","))
+                col, row = (x - X0 - P / 2) / P, (y - Y0 - P / 2) / P
+                if col == int(col) and row == int(row) and 0 <= col < COLS and 0 <= row < ROWS:
+                    out["%s.%s" % (el.get("data-ref"), pin)] = _name(int(col), int(row))
+    return out
+
+
 def _pico_hole(n: int):
     """(column, row) of Pico edge pin n in the socket."""
     return (PICO_L, PICO_TOP + n - 1) if n <= 20 else (PICO_R, PICO_TOP + 40 - n)
@@ -238,7 +252,8 @@ def _pico(s: Svg, data: dict):
     ux = (x1 + x2) / 2
     s.rect(ux - 16, Y0 - 10, 32, y1 - Y0 + 16, fill="#c0c0c0", rx=3)
     s.text(ux, Y0 - 14, "USB", anchor="middle", size=9)
-    s.text(ux, (y1 + y2) / 2 - 6, "Raspberry Pi", anchor="middle", size=11, bold=True, rotate=-90, cls="onpart")
+    s.text(ux, (y1 + y2) / 2 - 6, "Raspberry Pi", anchor="middle", size=11, bold=True, rotate=-90,
+           cls="onpart")
     s.text(ux + 14, (y1 + y2) / 2 - 6, BOARD_NAMES[data["board"]] + " in a socket", anchor="middle", size=10,
            rotate=-90, cls="onpart")
     for n in range(1, 41):
@@ -339,12 +354,13 @@ def _right_parts(s: Svg, data: dict, sources: dict, starts: dict, colours: dict)
 
 
 NOTES = [
-    "Each input row: %s pull-up from the 3V3 bus, %s series, %s to the GND bus; the wire from the jack lands"
-    " between the two resistors, the wire to the Pico leaves below the capacitor." % (PULL_UP, SERIES, FILTER_C),
-    "LED rows: %s from the jack's LED contact; the box's ground contacts land on the GND bus. The two GND buses"
-    " are joined by the bare wire along the bottom row." % LED_R,
-    "Keystone jacks sit in the enclosure wall (see enclosure.svg): wire each jack to its rows with a short piece"
-    " of the same cable.",
+    "Each input row: %s pull-up from the 3V3 bus, %s series, %s to the GND bus; the wire from the jack"
+    " lands between the two resistors, the wire to the Pico leaves below the capacitor."
+    % (PULL_UP, SERIES, FILTER_C),
+    "LED rows: %s from the jack's LED contact; the box's ground contacts land on the GND bus. The two GND"
+    " buses are joined by the bare wire along the bottom row." % LED_R,
+    "Keystone jacks sit in the enclosure wall (see enclosure.svg): wire each jack to its rows with a short"
+    " piece of the same cable.",
     "74AHCT125 (notch and pin 1 at the top left): pin 14 and the unused enables 13, 10 and 4 to the 5V bus;"
     " pin 7, pin 1 and the unused inputs 12, 9 and 5 to GND;",
     "   outputs 6, 8 and 11 stay free. 100 nF from the 5V bus to GND beside pin 14. Insulated wires cross the"

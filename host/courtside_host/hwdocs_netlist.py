@@ -67,7 +67,8 @@ def intended(data: dict) -> dict:
             if net.kind == "main":
                 line.append("SW0.NO")
             else:
-                line += ["J%d.%s" % (net.box + 1, net.contact), "%s.%s" % (_box_ref(net.box, "J"), net.contact),
+                line += ["J%d.%s" % (net.box + 1, net.contact),
+                         "%s.%s" % (_box_ref(net.box, "J"), net.contact),
                          "%s.NO" % _box_ref(net.box, net.role)]
             add("%s line" % net.name, *line)
         elif net.kind == "led":
@@ -95,7 +96,7 @@ def intended(data: dict) -> dict:
 
 def where(member: str) -> str:
     """BOX, MAIN or PANEL: where the part of a REF.PIN sits."""
-    ref = member.split(".")[0]
+    ref = member.split(".", maxsplit=1)[0]
     if ref.startswith("BOX"):
         return BOX
     return PANEL if ref == "C2" else MAIN
@@ -199,7 +200,7 @@ def extract(svg_text: str) -> Extraction:
     # a point joins a conductor it lies on: anywhere along a schematic wire or bare wire,
     # only at its ends for an insulated wire on a board
     spots = {p for p, _, _ in terminals}
-    for kind, k, pts in conductors:
+    for _, _, pts in conductors:
         spots.update((pts[0], pts[-1]))
 
     def touching(kind, pts):
@@ -271,3 +272,145 @@ def compare(wanted: dict, found: Extraction, only=None) -> list:
     problems += ["a %s joins no part (%s)" % (kind, " ".join("%g,%g" % p for p in pts))
                  for kind, pts in found.floating]
     return list(dict.fromkeys(problems))
+
+
+# ---------------------------------------------------------------- the continuity checklist
+
+_LEADS = {
+    "RPU": ("%s kΩ pull-up" % "4.7", {"1": "3V3-bus lead", "2": "jack-side lead"}),
+    "RS": ("1 kΩ series", {"1": "jack-side lead", "2": "Pico-side lead"}),
+    "CF": ("10 nF", {"1": "Pico-side lead", "2": "GND-bus lead"}),
+    "RL": ("330 Ω LED resistor", {"1": "jack-side lead", "2": "Pico-side lead"}),
+}
+_FIXED = {
+    "SW0.NO": "main-unit button NO tab", "SW0.COM": "main-unit button COM tab",
+    "RB.1": "buzzer 1 kΩ base resistor, Pico-side lead",
+    "RB.2": "buzzer 1 kΩ base resistor, transistor-side lead",
+    "Q1.E": "transistor E", "Q1.B": "transistor B", "Q1.C": "transistor C",
+    "BZ1.1": "piezo header, 5V pin", "BZ1.2": "piezo header, collector pin",
+    "RP.1": "1 kΩ across the piezo, 5V lead", "RP.2": "1 kΩ across the piezo, collector lead",
+    "D1.A": "1N4148 anode", "D1.K": "1N4148 cathode (band)",
+    "C1.1": "100 nF, 5V lead", "C1.2": "100 nF, GND lead",
+    "RD.1": "330 Ω data resistor, chip-side lead", "RD.2": "330 Ω data resistor, header-side lead",
+    "M1.DIN": "matrix header DIN", "M1.5V": "matrix header 5V", "M1.GND": "matrix header GND",
+    "C2.+": "1000 µF + lead", "C2.-": "1000 µF - lead (stripe)",
+}
+
+
+def describe(member: str) -> str:
+    """A REF.PIN in words a builder finds on the board: "J1 contact 5", "GP4 1 kΩ series,
+    Pico-side lead"."""
+    from .hwdocs_parts import EDGE_PINS
+    ref, pin = member.split(".")
+    if member in _FIXED:
+        return _FIXED[member]
+    if ref == "Pico":
+        return "Pico socket pin %s (%s)" % (pin, EDGE_PINS[int(pin) - 1])
+    if ref == "U1":
+        return "74AHCT125 pin %s" % pin
+    if ref.startswith("BOX"):
+        box, what = ref[3], ref[4:]
+        if what == "J":
+            return "box %s jack contact %s" % (box, pin)
+        if what == "LED":
+            return "box %s LED %s" % (box, "anode (long leg)" if pin == "A" else "cathode (short leg)")
+        return "box %s %s button %s tab" % (box, what, pin)
+    if ref.startswith("J"):
+        return "%s contact %s" % (ref, pin)
+    for prefix, (part, leads) in _LEADS.items():
+        if ref.startswith(prefix) and ref[len(prefix):].isdigit():
+            return "GP%s %s, %s" % (ref[len(prefix):], part, leads[pin])
+    raise ValueError("no description for %s" % member)
+
+
+def _order(name: str):
+    """Supplies first, then the lines in GPIO order, each GPIO's net before its line's."""
+    rails = ["GND", "5V", "3V3"]
+    if name in rails:
+        return (0, rails.index(name), "")
+    if name.startswith("GP"):
+        return (1, int(name[2:].split(maxsplit=1)[0]), name)
+    return (2, 0, name)
+
+
+def _chain(members, holes) -> list:
+    """Probe pairs that prove a net joined: the first point against each of the others."""
+    def say(m):
+        return describe(m) + (" (%s)" % holes[m] if m in holes else "")
+    first, *rest = sorted(members, key=lambda m: (not m.startswith("Pico"), m not in holes, _natural(m)))
+    return ["- [ ] %s to %s: **beeps**" % (say(first), say(m))
+            for m in sorted(rest, key=lambda m: _natural(say(m)))]
+
+
+def _natural(text: str):
+    """Sort key that puts GP2 before GP10."""
+    import re
+    return [int(part) if part.isdigit() else part for part in re.split(r"(\d+)", text)]
+
+
+def checklist(data: dict, holes=None, source: str = "hardware/pinmap.json") -> str:
+    """The continuity checklist of a map, as Markdown: the beeps that prove every net joined
+    and the silences that prove no two nets touch, in the order a builder tests before the
+    first power-up. ``holes``: REF.PIN -> the perfboard hole it sits in, from the layout."""
+    holes = holes or {}
+    wanted = intended(data)
+    boxes = len(data["boxes"])
+    cable = (data.get("cable") or {}).get("pins") or {}
+    lines = ["# Continuity checklist: %s" % data.get("name", "Courtside"), "",
+             "<!-- generated by `courtside pins docs` from %s; do not edit by hand -->" % source, "",
+             "Made from the same netlist the tests read back out of the wiring diagram and the layout."
+             " Use the meter's continuity (beep) setting, everything unpowered. A resistor of 330 Ω or"
+             " more never beeps, so a beep across one means a solder bridge. Holes are the layout's"
+             " (column letter, row number).", ""]
+    # 1. boxes
+    lines += ["## 1. Each button box, before closing it (cable unplugged)", "",
+              "Do this for each of the %d boxes; contacts are the box's jack's." % boxes, ""]
+    for name in sorted(wanted, key=_order):
+        members = {m for m in wanted[name] if m.startswith("BOX1")}
+        if len(members) > 1:
+            lines += _chain(members, {})
+    grounds = sorted(k for k, v in cable.items() if v == "GND")
+    for contact in sorted(cable, key=int):
+        role = cable[contact]
+        if role in pinmap.BUTTONS and grounds:
+            lines.append("- [ ] box 1 jack contact %s to contact %s: **silent**; hold %s pressed: **beeps**"
+                         % (contact, grounds[0], role))
+        elif role == "LED" and grounds:
+            lines.append("- [ ] box 1 jack contact %s to contact %s: **silent** (the LED; on the diode"
+                         " setting, red probe on %s, it glows faintly)" % (contact, grounds[0], contact))
+    # 2. cables
+    from .hwdocs_parts import cable_colour
+    lines += ["", "## 2. Each patch cable", "",
+              "Straight through: each contact at one plug to the same contact at the other.", ""]
+    for contact in sorted(cable, key=int):
+        name, _, _ = cable_colour(data, contact)
+        after = str(int(contact) % len(cable) + 1)
+        lines.append("- [ ] contact %s (%s) to contact %s: **beeps**; to contact %s at the other plug:"
+                     " **silent**" % (contact, name, contact, after))
+    # 3. the main unit
+    lines += ["", "## 3. The main unit: Pico out of its socket; boxes, panel and piezo unplugged", "",
+              "### 3.1 The supplies against each other: must not beep", ""]
+    rails = {"GND": "Pico socket pin %d (GND)", "5V": "Pico socket pin %d (VBUS)",
+             "3V3": "Pico socket pin %d (3V3(OUT))"}
+    pins = {"GND": GND_PIN, "5V": VBUS_PIN, "3V3": V3V3_PIN}
+    for a, b, note in (("5V", "GND", " (the 100 nF may chirp once as it charges)"), ("3V3", "GND", ""),
+                       ("5V", "3V3", "")):
+        lines.append("- [ ] %s to %s: **silent**%s" % (rails[a] % pins[a], rails[b] % pins[b], note))
+    lines += ["", "### 3.2 Every net joined: must beep", ""]
+    main = {name: {m for m in members if where(m) == MAIN} for name, members in wanted.items()}
+    for name in sorted(main, key=_order):
+        members = main[name]
+        if len(members) > 1 and not name.endswith("spare"):
+            lines += ["**%s**" % name, ""] + _chain(members, holes) + [""]
+    lines += ["### 3.3 No line touching a supply or its neighbour: must not beep", ""]
+    used = {n.pin: n.name for n in nets(data)}
+    from .hwdocs_parts import EDGE_PINS
+    for pin in sorted(used, key=lambda p: int(used[p][2:])):
+        neighbours = [p for p in (pin - 1, pin + 1) if (p <= 20) == (pin <= 20) and 1 <= p <= 40
+                      and (p in used or EDGE_PINS[p - 1] in ("GND", "VBUS", "3V3(OUT)"))]
+        lines.append("- [ ] Pico socket pin %d (%s) to pins %d (GND), %d (3V3(OUT)), %d (VBUS)%s: **silent**"
+                     % (pin, used[pin], GND_PIN, V3V3_PIN, VBUS_PIN,
+                        "".join(" and %d (%s)" % (p, used.get(p, EDGE_PINS[p - 1])) for p in neighbours)))
+    lines += ["", "Then go on with the build guide's section 6: the resistance checks, the Pico in its"
+              " socket and the first power-up.", ""]
+    return "\n".join(lines)

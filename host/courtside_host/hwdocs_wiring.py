@@ -111,13 +111,15 @@ def _box(s: Svg, data: dict, i: int, y0: float, sources: dict):
         if carried in pinmap.BUTTONS:
             net = "GP%d" % box["buttons"][carried]
             arrow = pinmap.ARROWS[pinmap.BUTTONS.index(carried)]
-            com, no = s.button(170, y, "%s / %s" % (carried, arrow), net=net, ref="BOX%d%s" % (i + 1, carried))
+            com, no = s.button(170, y, "%s / %s" % (carried, arrow), net=net,
+                               ref="BOX%d%s" % (i + 1, carried))
             s.wire([(60, y), com], GROUND, width=2)
             s.dot(60, y)
             s.wire([no, (X_JACK_BOX, y)], base, stripe=stripe, net=net)
         elif carried == "LED":
             net = "GP%d" % box["led"]
-            anode, cathode = s.diode(170, y, "LED", cathode="left", led=True, net=net, ref="BOX%dLED" % (i + 1))
+            anode, cathode = s.diode(170, y, "LED", cathode="left", led=True, net=net,
+                                     ref="BOX%dLED" % (i + 1))
             s.wire([(60, y), cathode], GROUND, width=2)
             s.dot(60, y)
             s.wire([anode, (X_JACK_BOX, y)], base, stripe=stripe, net=net)
@@ -287,7 +289,7 @@ def _matrix(s: Svg, data: dict, y: float, sources: dict) -> float:
     chip_x, chip_w = X_RIGHT + 40, 130
     s.wire([(X_RIGHT, wy), (chip_x, wy)], colour, net=net)
     s.rect(chip_x, wy - 36, chip_w, 72, fill="#ffffff", width=1.5)
-    s.text(chip_x + chip_w / 2 + 18, wy + 28, "74AHCT125", anchor="middle", size=9, bold=True)
+    s.text(chip_x + 100, wy + 22, "74AHCT125", anchor="middle", size=9, bold=True)
     tri = [(chip_x + 45, wy - 14), (chip_x + 45, wy + 14), (chip_x + 73, wy), (chip_x + 45, wy - 14)]
     s.polyline(tri, fill="#ffffff", width=1.4)
     s.line(chip_x, wy, chip_x + 45, wy)
