@@ -223,12 +223,16 @@ def _overlaps(box, a, b, r):
 
 
 def label_clashes(svg):
+    """Labels over a wire, a bare wire, a visible hole or another label."""
     root = ET.fromstring(svg)
     things = list(_conductors(root)) + list(_visible_holes(root))
-    return [(text, a) for text, box in _text_boxes(root) for a, b, r in things if _overlaps(box, a, b, r)]
+    boxes = list(_text_boxes(root))
+    found = [(text, a) for text, box in boxes for a, b, r in things if _overlaps(box, a, b, r)]
+    return found + [(t, u) for k, (t, p) in enumerate(boxes) for u, q in boxes[k + 1:]
+                    if _overlaps(p, (q[0], q[1]), (q[2], q[3]), 0)]
 
 
-@pytest.mark.parametrize("name", WIRED)
+@pytest.mark.parametrize("name", sorted(hwdocs.PICTURES))
 @pytest.mark.parametrize("path", MAPS, ids=[p.stem for p in MAPS])
 def test_labels_are_clear_of_wires_and_holes(path, name):
     assert label_clashes(_draw(name, json.loads(path.read_text()))) == []
@@ -240,6 +244,8 @@ def test_the_label_check_finds_a_label_on_a_hole():
     hole = re.search(r'<circle cx="([\d.]+)" cy="([\d.]+)" r="1.6" fill="#c9b98e"', svg)
     label = '<text x="%s" y="%s" text-anchor="middle" font-size="8">note</text>' % hole.groups()
     assert label_clashes(svg.replace("</svg>", label + "</svg>"))
+    two = '<text x="5" y="5" text-anchor="start" font-size="8">one</text>' * 2
+    assert label_clashes('<svg xmlns="http://www.w3.org/2000/svg" font-size="8">%s</svg>' % two)
 
 
 def _coloured_wires(svg):
