@@ -157,6 +157,37 @@ def test_a_bridged_pair_is_caught(name):
                    for p in problems), problems
 
 
+def test_a_junction_dot_is_what_joins_in_the_wiring_diagram():
+    """Taking away a dot where three ways meet is caught; a dot put on a crossing of two
+    nets joins them, as a reader would take it."""
+    data = json.loads((HARDWARE / "pinmap.json").read_text())
+    svg = _draw("wiring.svg", data)
+    dots = re.findall(r'<circle cx="[\d.]+" cy="[\d.]+" r="3" [^>]*class="dot"/>', svg)
+    assert len(dots) > 50
+    for dot in random.Random(3).sample(dots, 10):
+        problems, _ = _check(data, "wiring.svg", svg.replace(dot, "", 1))
+        assert any("without a dot" in p for p in problems), dot
+    # the GP0 and GP1 box lines cross on their way to the Pico: a dot where they cross
+    found = extract(svg)
+    landing = r'<polyline class="wire" points="([^"]+)"[^>]*data-net="(GP\d+)" data-pin'
+    routes = {n: [tuple(float(v) for v in p.split(",")) for p in pts.split()]
+              for pts, n in re.findall(landing, svg)}
+    crossing = None
+    for a in sorted(routes):
+        for b in sorted(routes):
+            for s1 in zip(routes[a], routes[a][1:]):
+                for s2 in zip(routes[b], routes[b][1:]):
+                    p = hwdocs_netlist._meet(s1, s2) if a < b else None
+                    if p and p not in (s1[0], s1[1], s2[0], s2[1]):
+                        crossing = crossing or (a, b, p)
+    assert crossing and found.undotted == []
+    a, b, (x, y) = crossing
+    dot = '<circle cx="%g" cy="%g" r="3" fill="#222" class="dot"/>' % (x, y)
+    problems, _ = _check(data, "wiring.svg", svg.replace("</svg>", dot + "</svg>"))
+    assert any(p.startswith("short: %s joined to" % a) or p.startswith("short: %s joined to" % b)
+               for p in problems), problems
+
+
 def test_the_faults_the_pictures_had_are_caught():
     """The right-hand ground bus joined to nothing, and the 1000 µF capacitor's minus lead
     in the air: put back, each is found."""

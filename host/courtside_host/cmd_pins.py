@@ -43,7 +43,7 @@ def add_arguments(parser):
                    help="draw this map's pin table, pictures and checklist (a variant's, say) into -o DIR")
     p.add_argument("-o", "--output", type=Path, metavar="DIR", help="where --map writes its documents")
     p.add_argument("--hardware", type=Path, default=paths.HARDWARE if paths.CHECKOUT else None,
-                   metavar="DIR", help="folder holding pinmap.json (and variants/*.json) to write "
+                   metavar="DIR", help="folder holding pinmap.json to write "
                                        "the documents beside (default: the checkout's hardware/)")
     p = sub.add_parser("table", help="print the pin table of a map")
     p.add_argument("file", nargs="?", type=Path, default=paths.PINMAP)

@@ -145,6 +145,8 @@ class Extraction:
     mode: str
     groups: list                                   # frozensets of REF.PIN, one per joined group
     loose: list = field(default_factory=list)      # wire ends joined to nothing but their own wire
+    undotted: list = field(default_factory=list)   # schematic joins of three or more ways with no dot
+    needless: list = field(default_factory=list)   # dots where no wire branches
     floating: list = field(default_factory=list)   # wires or bars that join no part pin
     members: set = field(default_factory=set)      # every REF.PIN the picture draws
     endpoints: int = 0                             # wire and bar ends the reading looked at
@@ -165,6 +167,41 @@ class _Union:
         self.parent[self.find(a)] = self.find(b)
 
 
+def _terminals(root) -> list:
+    """(point, REF.PIN or None, supply or ground label or None) for each part terminal."""
+    out = []
+    for el in root.iter(SVG + "g"):
+        if el.get("class") != "part":
+            continue
+        points = _points(el.get("data-terminals"))
+        kind = el.get("data-kind")
+        if kind in ("rail", "ground"):
+            label = "GND" if kind == "ground" else el.get("data-name")
+            out += [(p, None, label) for p in points]
+        elif el.get("data-ref"):
+            names = el.get("data-pins").split()
+            if len(names) != len(points):
+                raise ValueError("part %s has %d terminals and %d pin names"
+                                 % (el.get("data-ref"), len(points), len(names)))
+            out += [(p, "%s.%s" % (el.get("data-ref"), n), None) for p, n in zip(points, names)]
+    return out
+
+
+def _check_dots(out: Extraction, conductors, terminals, attached, dots):
+    """Where three or more ways meet a schematic must show a dot, and nowhere else."""
+    ends = {p for _, _, pts in conductors for p in (pts[0], pts[-1])}
+    leads = [p for p, member, _ in terminals if member]   # a supply or ground flag is no way on
+    for p in sorted(ends | set(leads) | dots):
+        ways = leads.count(p)
+        for kind, k, pts in conductors:
+            if (kind, k) in attached.get(p, ()):
+                ways += 1 if p in (pts[0], pts[-1]) else 2
+        if ways >= 3 and p not in dots:
+            out.undotted.append(p)
+        elif ways < 3 and p in dots:
+            out.needless.append(p)
+
+
 def extract(svg_text: str) -> Extraction:
     """The nets a picture draws, read from its wires, bare wire, symbols and part pins."""
     root = ET.fromstring(svg_text)
@@ -175,21 +212,7 @@ def extract(svg_text: str) -> Extraction:
     bars = [[_key(el.get("x1"), el.get("y1")), _key(el.get("x2"), el.get("y2"))]
             for el in root.iter(SVG + "line") if el.get("class") == "bar"
             or (mode == "board" and el.get("class") == "pin")]
-    terminals = []    # (point, member or None, label name or None)
-    for el in root.iter(SVG + "g"):
-        if el.get("class") != "part":
-            continue
-        points = _points(el.get("data-terminals"))
-        kind = el.get("data-kind")
-        if kind in ("rail", "ground"):
-            label = "GND" if kind == "ground" else el.get("data-name")
-            terminals += [(p, None, label) for p in points]
-        elif el.get("data-ref"):
-            names = el.get("data-pins").split()
-            if len(names) != len(points):
-                raise ValueError("part %s has %d terminals and %d pin names"
-                                 % (el.get("data-ref"), len(points), len(names)))
-            terminals += [(p, "%s.%s" % (el.get("data-ref"), n), None) for p, n in zip(points, names)]
+    terminals = _terminals(root)
     u = _Union()
     # every conductor is a node; what lies on it joins it
     conductors = [("wire", k, w) for k, w in enumerate(wires)] + [("bar", k, b) for k, b in enumerate(bars)]
@@ -202,6 +225,10 @@ def extract(svg_text: str) -> Extraction:
     spots = {p for p, _, _ in terminals}
     for _, _, pts in conductors:
         spots.update((pts[0], pts[-1]))
+    # a junction dot joins every wire it sits on, as a reader takes it to
+    dots = {_key(c.get("cx"), c.get("cy")) for c in root.iter(SVG + "circle") if c.get("class") == "dot"}
+    if mode == "schematic":
+        spots |= dots
 
     def touching(kind, pts):
         if kind == "wire" and mode == "board":
@@ -232,6 +259,8 @@ def extract(svg_text: str) -> Extraction:
     for m in members:
         groups.setdefault(u.find(("member", m)), set()).add(m)
     out = Extraction(mode, [frozenset(g) for g in groups.values()], members=members)
+    if mode == "schematic":
+        _check_dots(out, conductors, terminals, attached, dots)
     # a wire end must land on something: a part pin, a symbol, or another conductor
     for kind, k, pts in conductors:
         if u.find((kind, k)) not in groups:
@@ -269,6 +298,8 @@ def compare(wanted: dict, found: Extraction, only=None) -> list:
             problems.append("%s is in no net of the map but is joined to %s"
                             % (m, ", ".join(sorted(group_of[m] - {m}))))
     problems += ["a wire ends in the air at %g, %g" % p for p in found.loose]
+    problems += ["wires join at %g, %g without a dot" % p for p in found.undotted]
+    problems += ["a dot at %g, %g where nothing branches" % p for p in found.needless]
     problems += ["a %s joins no part (%s)" % (kind, " ".join("%g,%g" % p for p in pts))
                  for kind, pts in found.floating]
     return list(dict.fromkeys(problems))
@@ -337,7 +368,11 @@ def _chain(members, holes) -> list:
     """Probe pairs that prove a net joined: the first point against each of the others."""
     def say(m):
         return describe(m) + (" (%s)" % holes[m] if m in holes else "")
-    first, *rest = sorted(members, key=lambda m: (not m.startswith("Pico"), m not in holes, _natural(m)))
+    def rank(m):   # probe from the Pico's socket, else from a jack, else from the board
+        ref = m.split(".")[0]
+        return (0 if ref == "Pico" else 1 if ref[0] == "J" or ref.endswith("J") else 2, m not in holes,
+                _natural(m))
+    first, *rest = sorted(members, key=rank)
     return ["- [ ] %s to %s: **beeps**" % (say(first), say(m))
             for m in sorted(rest, key=lambda m: _natural(say(m)))]
 

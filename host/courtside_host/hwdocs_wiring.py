@@ -114,18 +114,21 @@ def _box(s: Svg, data: dict, i: int, y0: float, sources: dict):
             com, no = s.button(170, y, "%s / %s" % (carried, arrow), net=net,
                                ref="BOX%d%s" % (i + 1, carried))
             s.wire([(60, y), com], GROUND, width=2)
-            s.dot(60, y)
+            if min(bus) < y < max(bus):   # the bus branches here
+                s.dot(60, y)
             s.wire([no, (X_JACK_BOX, y)], base, stripe=stripe, net=net)
         elif carried == "LED":
             net = "GP%d" % box["led"]
             anode, cathode = s.diode(170, y, "LED", cathode="left", led=True, net=net,
                                      ref="BOX%dLED" % (i + 1))
             s.wire([(60, y), cathode], GROUND, width=2)
-            s.dot(60, y)
+            if min(bus) < y < max(bus):   # the bus branches here
+                s.dot(60, y)
             s.wire([anode, (X_JACK_BOX, y)], base, stripe=stripe, net=net)
         elif carried == "GND":
             s.wire([(60, y), (X_JACK_BOX, y)], GROUND, width=2)
-            s.dot(60, y)
+            if min(bus) < y < max(bus):   # the bus branches here
+                s.dot(60, y)
         else:
             s.line(X_JACK_BOX - 14, y, X_JACK_BOX, y, stroke="#999999")
             s.text(X_JACK_BOX - 18, y + 3, "not connected", size=8, anchor="end", fill="#777777")
@@ -254,8 +257,7 @@ def _buzzer(s: Svg, data: dict, y: float, sources: dict) -> float:
     colour = KIND_COLOUR["buzzer"]
     left, right = s.resistor(X_RIGHT + 40, wy, BASE_R, length=40, label_side=-1, ref="RB")
     s.wire([(X_RIGHT, wy), left], colour, net=net)
-    base, collector, emitter = s.npn(X_RIGHT + 80, wy, "NPN 2N3904 or BC547", ref="Q1")
-    s.wire([right, base], colour, net=net)
+    base, collector, emitter = s.npn(X_RIGHT + 80, wy, "NPN 2N3904 or BC547", ref="Q1")   # base on the lead
     s.ground(*emitter)
     cx = collector[0]
     node, top = wy - 42, wy - 118
@@ -272,7 +274,7 @@ def _buzzer(s: Svg, data: dict, y: float, sources: dict) -> float:
     s.wire([(xs[0], top), (xs[2], top)], INK, width=2)
     for x in xs[:2]:
         s.dot(x, node)
-        s.dot(x, top)
+    s.dot(xs[1], top)   # the left end is a corner under the 5V flag
     s.rail(cx, top, "5V", FIVE_V)
     s.text(xs[2] + 12, top + 16, "band (cathode) to 5V", size=9, fill="#555555")
     s.text(cx - 13, (node + top) / 2 + 18, "passive", size=9, anchor="end", fill="#555555")
@@ -449,7 +451,7 @@ def _key(s: Svg, data: dict, y: float):
     s.text(x + 50, y + 120, "joined to that supply rail", size=10)
     s.line(x + 5, y + 148, x + 35, y + 148)
     s.line(x + 20, y + 140, x + 20, y + 156)
-    s.dot(x + 20, y + 148)
+    s.circle(x + 20, y + 148, 3, fill=INK, stroke=INK, width=0.5)   # a sample: joins nothing
     s.text(x + 50, y + 152, "joined; wires crossing without a dot are not", size=10)
     cable = data.get("cable") or {}
     s.text(x + 330, y, "Cable colours (%s)" % cable.get("wiring", "-"), bold=True)
