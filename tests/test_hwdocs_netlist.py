@@ -326,12 +326,16 @@ def test_the_colour_check_finds_two_wires_meeting():
 # ---------------------------------------------------------------- on the canvas
 
 
-@pytest.mark.parametrize("name", sorted(n for n in hwdocs.outputs() if n.endswith(".svg")))
-def test_nothing_is_drawn_outside_the_canvas(name, tmp_path):
+@pytest.mark.parametrize("name", sorted(hwdocs.PICTURES))
+@pytest.mark.parametrize("path", MAPS, ids=[p.stem for p in MAPS])
+def test_nothing_is_drawn_outside_the_canvas(path, name, tmp_path):
     """Rendered by a real renderer with a wide margin added round the canvas, the margin
-    stays empty."""
+    stays empty: the committed pictures, and a variant's as drawn on demand."""
     from test_hwdocs_pictures import _render
-    text = (HARDWARE / name).read_text()
+    if path == MAPS[0]:
+        text = (HARDWARE / name).read_text()
+    else:
+        text = hwdocs.map_outputs(json.loads(path.read_text()), str(path))[name]
     root = ET.fromstring(text)
     _, _, w, h = (float(v) for v in root.get("viewBox").split())
     m = max(w, h) / 4
@@ -357,3 +361,43 @@ def test_the_canvas_check_sees_a_stray_mark(tmp_path):
     (tmp_path / "s.svg").write_text(svg)
     width, height, rows = _render(tmp_path / "s.svg", tmp_path / "s.png")
     assert rows[150][4 * 50 + 3] > 0 and rows[10][4 * 10 + 3] == 0
+
+
+# ---------------------------------------------------------------- the continuity checklist
+
+
+@pytest.mark.parametrize("path", MAPS, ids=[p.stem for p in MAPS])
+def test_checklist_proves_every_net_and_keeps_the_rails_apart(path):
+    data = json.loads(path.read_text())
+    source = "hardware/pinmap.json" if path == MAPS[0] else str(path)
+    text = hwdocs.map_outputs(data, source)["checklist.md"]
+    if path == MAPS[0]:
+        assert (HARDWARE / "checklist.md").read_text() == text, "run `courtside pins docs`"
+    holes = hwdocs_layout.member_holes(_draw("main-unit-layout.svg", data))
+    beeps = [line for line in text.splitlines() if line.endswith("**beeps**")]
+    for name, members in intended(data).items():
+        main = {m for m in members if hwdocs_netlist.where(m) == hwdocs_netlist.MAIN}
+        if len(main) > 1 and not name.endswith("spare"):
+            for m in main:   # every point of the net is probed, at its hole on the board
+                said = hwdocs_netlist.describe(m) + (" (%s)" % holes[m] if m in holes else "")
+                assert any(said in line for line in beeps), (name, said)
+            assert "**%s**" % name in text
+    rails = re.search(r"### 3.1 .*?\n\n(.*?)\n\n", text, re.S).group(1).splitlines()
+    assert len(rails) == 3 and all(line.endswith("**silent**") or "**silent** (" in line for line in rails)
+    for a, b in (("40 (VBUS)", "38 (GND)"), ("36 (3V3(OUT))", "38 (GND)"), ("40 (VBUS)", "36 (3V3(OUT))")):
+        assert any("pin %s to Pico socket pin %s" % (a, b) in line for line in rails)
+    order = [text.index(h) for h in ("## 1. Each button box", "## 2. Each patch cable", "## 3. The main unit",
+                                     "### 3.1", "### 3.2", "### 3.3")]
+    assert order == sorted(order)   # boxes, cables, then the main unit's rails before anything else
+    for net in hwdocs_parts.nets(data):   # every line kept off the supplies and its neighbours
+        kept = r"^- \[ \] Pico socket pin %d \(%s\) to pins 38 \(GND\), 36 \(3V3\(OUT\)\), 40 \(VBUS\)"
+        assert re.search(kept % (net.pin, net.name), text, re.M)
+
+
+def test_checklist_follows_the_netlist():
+    """A map change that moves a line moves its checks."""
+    data = json.loads((HARDWARE / "pinmap.json").read_text())
+    data["buzzer"], data["matrix"]["pin"] = data["matrix"]["pin"], data["buzzer"]
+    text = hwdocs.checklist(data)
+    assert "Pico socket pin 29 (GP22) (AL16) to buzzer 1 kΩ base resistor, Pico-side lead" in text
+    assert "Pico socket pin 27 (GP21) (AL18) to 74AHCT125 pin 2" in text

@@ -300,7 +300,7 @@ def _right_parts(s: Svg, data: dict, sources: dict, starts: dict, colours: dict)
     _part(s, (bus, r0 + 3), (gbus, r0 + 3), "", fill="#f2c94c", tall=3.5, ref="C1", kind="capacitor")
     s.text(*hole(gbus + 0.6, r0 + 3.2), "100n", size=7)
     _wire(s, [pin_hole[1], (c - 1, r0), (c - 1, r0 - 2), (gbus, r0 - 2)])      # pin 1, 1OE, to GND
-    _wire(s, [pin_hole[4], (c - 3, r0 + 3), (c - 3, r0 - 1), (bus, r0 - 1)])   # pin 4, 2OE, to 5 V
+    _wire(s, [pin_hole[4], (c - 3, r0 + 3), (c - 3, r0 - 1), (bus, r0 - 1)], KIND_COLOUR["power"])  # 2OE
     _wire(s, [pin_hole[5], (c - 4, r0 + 4), (c - 4, r0 + 7), (gbus, r0 + 7)])  # pin 5, 2A, to GND
     _wire(s, [pin_hole[7], (c, r0 + 8), (gbus, r0 + 8)])                       # pin 7, GND
     # pin 3, 1Y, through the data resistor to the matrix header (DIN, 5V, GND)
