@@ -113,16 +113,14 @@ def test_pins_docs_command_rewrites_stale_documents(tmp_path, capsys):
     shutil.copy(HARDWARE / "pinmap.json", hw / "pinmap.json")
     shutil.copy(HARDWARE / "variants" / "two_boxes.json", hw / "variants" / "two_boxes.json")
     for name in hwdocs.outputs():
-        if not name.startswith("variants/") or name.startswith("variants/two_boxes/"):
-            (hw / name).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy(HARDWARE / name, hw / name)
+        shutil.copy(HARDWARE / name, hw / name)
     assert _cli("docs", "--check", "--hardware", hw) == 0
     data = json.loads((hw / "pinmap.json").read_text())
     data["buzzer"], data["matrix"]["pin"] = data["matrix"]["pin"], data["buzzer"]
     (hw / "pinmap.json").write_text(json.dumps(data))
     assert _cli("docs", "--check", "--hardware", hw) == 1
     out = capsys.readouterr().out
-    for name in ("pins.md", "wiring.svg", "main-unit-layout.svg"):
+    for name in ("pins.md", "wiring.svg", "main-unit-layout.svg", "checklist.md"):
         assert "%s is out of date" % (hw / name) in out
     assert "box-panel.svg" not in out and "power.md" not in out and "two_boxes" not in out
     assert _cli("docs", "--hardware", hw) == 0
@@ -130,14 +128,28 @@ def test_pins_docs_command_rewrites_stale_documents(tmp_path, capsys):
     assert "| GP21 | 27 | matrix data in |" in (hw / "pins.md").read_text()
     for name in ("wiring.svg", "main-unit-layout.svg"):   # the matrix wire now lands on pin 27
         assert re.search(r'data-net="GP21" data-pin="27"', (hw / name).read_text())
-    # a variant's map drives its own pictures
-    two = json.loads((hw / "variants" / "two_boxes.json").read_text())
-    two["buzzer"] = 26
-    (hw / "variants" / "two_boxes.json").write_text(json.dumps(two))
-    assert _cli("docs", "--check", "--hardware", hw) == 1
-    assert "two_boxes/wiring.svg is out of date" in capsys.readouterr().out
-    assert _cli("docs", "--hardware", hw) == 0
-    assert 'data-net="GP26" data-pin="31"' in (hw / "variants" / "two_boxes" / "wiring.svg").read_text()
+    assert "Pico socket pin 27 (GP21)" in (hw / "checklist.md").read_text()
+
+
+def test_variant_documents_are_drawn_on_demand(tmp_path, capsys):
+    """The repository carries the default map's documents only; a variant's are drawn
+    from its map when asked for, and differ from the default's where the map does."""
+    assert not [p for p in (HARDWARE / "variants").iterdir() if p.is_dir()], "no committed near-copies"
+    assert all(not name.startswith("variants/") for name in hwdocs.outputs())
+    two = HARDWARE / "variants" / "two_boxes.json"
+    assert _cli("docs", "--map", two, "-o", tmp_path / "two") == 0
+    assert "wrote pins.md" in capsys.readouterr().out
+    written = sorted(p.name for p in (tmp_path / "two").iterdir())
+    assert written == sorted(hwdocs.map_outputs(json.loads(two.read_text()), str(two)))
+    wiring = (tmp_path / "two" / "wiring.svg").read_text()
+    assert "Box 2" in wiring and "Box 3" not in wiring
+    assert 'data-net="GP8" data-pin="11"' in wiring        # the two-box build's main button
+    assert _cli("docs", "--map", two) == 2                  # -o is needed
+    bad = json.loads(two.read_text())
+    bad["buzzer"] = 25
+    (tmp_path / "bad.json").write_text(json.dumps(bad))
+    assert _cli("docs", "--map", tmp_path / "bad.json", "-o", tmp_path / "bad") == 1
+    assert not (tmp_path / "bad").exists()
 
 
 def test_pins_table_and_svg_commands(tmp_path, capsys):

@@ -286,7 +286,9 @@ def test_build_guide_links_each_picture_where_it_is_needed():
     assert "(wiring.svg)" in cables
     assert "(main-unit-layout.svg)" in main_unit and "(wiring.svg)" in main_unit
     for path in MAPS[1:]:
-        assert "(variants/%s/wiring.svg)" % path.stem in guide
+        assert "(variants/%s.json)" % path.stem in guide
+    assert "courtside pins docs --map hardware/variants/" in guide
+    assert "(checklist.md)" in _section(guide, 6) and "(enclosure.svg)" in boxes
 
 
 def test_build_guide_and_bom_quote_the_drawings_figures():
@@ -423,3 +425,58 @@ def test_a_map_without_a_cable_is_drawn_too():
     _check_joins(data)
     root = ET.fromstring(_draw("box-panel.svg", data))
     assert "THROW" in [t.text for t in root.iter(SVG + "text")]
+
+
+# ---------------------------------------------------------------- the enclosures
+
+
+@pytest.mark.parametrize("path", MAPS, ids=[p.stem for p in MAPS])
+def test_enclosure_has_a_cut_out_per_jack_and_both_contact_views(path):
+    from courtside_host import hwdocs_enclosure as e
+    data = json.loads(path.read_text())
+    root = ET.fromstring(_draw("enclosure.svg", data))
+    assert root.get("width") == "%gmm" % e.PAGE_W and root.get("height") == "%gmm" % e.PAGE_H
+    cutouts = [(float(r.get("width")), float(r.get("height"))) for r in root.iter(SVG + "rect")
+               if r.get("class") == "cutout"]
+    assert cutouts == [e.KEYSTONE] * (1 + len(data["boxes"]))   # a box's wall, then J1...
+    texts = [(t.text, float(t.get("x")), float(t.get("y"))) for t in root.iter(SVG + "text")]
+    for k in range(len(data["boxes"])):
+        assert "J%d" % (k + 1) in [t for t, _, _ in texts]
+    rows: dict = {}
+    for text, x, y in texts:
+        if text and text.isdigit() and len(text) == 1:
+            rows.setdefault(y, []).append((x, text))
+    front, back = (["".join(t for _, t in sorted(row)) for _, row in sorted(rows.items())])
+    assert (front, back) == ("12345678", "87654321")      # into the socket, then from the solder side
+    holes = [float(c.get("data-diameter")) for c in root.iter(SVG + "circle") if c.get("class") == "hole"]
+    assert holes == [hwdocs_panel.HOLES[30]]
+    for contact, role in data["cable"]["pins"].items():
+        name = hwdocs_parts.cable_colour(data, contact)[0]
+        assert "%s  %s: %s" % (contact, name, role) in [t for t, _, _ in texts]
+
+
+def test_enclosure_scale_bar_measures_fifty_millimetres(tmp_path):
+    root = ET.parse(HARDWARE / "enclosure.svg").getroot()
+    bar = [r for r in root.iter(SVG + "rect") if r.get("class") == "scale-bar"][0]
+    x, y, width = (float(bar.get(k)) for k in ("x", "y", "width"))
+    w, h, rows = _render(HARDWARE / "enclosure.svg", tmp_path / "e.png", dpi=254)
+    row = rows[round((y + 1) * 10)]
+    dark = [k for k in range(w) if row[4 * k] < 100 and row[4 * k + 3] > 200 and k < (x + width + 2) * 10]
+    assert dark[0] == pytest.approx(x * 10, abs=3)
+    assert dark[-1] - dark[0] + 1 == pytest.approx(width * 10, abs=4) and width == hwdocs_panel.SCALE_BAR
+
+
+def test_parts_list_names_snap_in_buttons_and_how_each_switch_is_wired():
+    """The template's spacing is for buttons without a panel nut, and the list says so; for
+    each switch it names the tab size and the crimp or the solder joint."""
+    bom = (HARDWARE / "bom.md").read_text()
+    rows = {int(m.group(1)): m.group(0) for m in re.finditer(r"^\| (\d+) \|.*$", bom, re.M)}
+    assert "snap-in" in rows[21] and "snap-in" in rows[11] and "nut" in rows[21]
+    switches = re.search(r"^### The switches' tabs: crimp or solder\n\n(.*?)\n\n", bom, re.M | re.S).group(1)
+    lines = [line for line in switches.splitlines()[2:]]
+    assert any("item 21" in line and "crimp" in line and "solder" in line for line in lines)
+    assert any("item 11" in line and "crimp" in line and "solder" in line for line in lines)
+    p = hwdocs_panel
+    up, left = p.hole_position("THROW"), p.hole_position("CATCH")
+    nearest = ((up[0] - left[0]) ** 2 + (up[1] - left[1]) ** 2) ** 0.5
+    assert nearest < 38, "the spacing would clear a 38 mm nut: the snap-in requirement could go"

@@ -3,10 +3,11 @@
     courtside pins check [FILE...]      validate maps (default: the standard build's map)
     courtside pins init [FILE]          write a copy of the standard map (or --variant NAME)
                                         to edit for your own build, default ./pinmap.json
-    courtside pins docs [--check]       rewrite hardware/pins.md, power.md and the pictures
-                                        (wiring.svg, box-panel.svg, main-unit-layout.svg,
-                                        and each variant's under hardware/variants/NAME/);
-                                        with --hardware DIR, the documents of your own map
+    courtside pins docs [--check]       rewrite hardware/pins.md, checklist.md, power.md and
+                                        the pictures (wiring.svg, box-panel.svg,
+                                        main-unit-layout.svg, enclosure.svg); with
+                                        --hardware DIR, the documents of your own map
+    courtside pins docs --map FILE -o DIR   draw one map's documents (a variant's) into DIR
     courtside pins table [FILE]         print a map's pin table (Markdown)
     courtside pins svg [FILE] -o OUT    write a map's wiring picture
 
@@ -38,8 +39,11 @@ def add_arguments(parser):
     p = sub.add_parser("docs", help="regenerate the pin table, power budget, wiring diagram, box panel "
                                     "and main-unit layout, for the map and each variant")
     p.add_argument("--check", action="store_true", help="only report documents that are out of date")
+    p.add_argument("--map", type=Path, metavar="FILE",
+                   help="draw this map's pin table, pictures and checklist (a variant's, say) into -o DIR")
+    p.add_argument("-o", "--output", type=Path, metavar="DIR", help="where --map writes its documents")
     p.add_argument("--hardware", type=Path, default=paths.HARDWARE if paths.CHECKOUT else None,
-                   metavar="DIR", help="folder holding pinmap.json (and variants/*.json) to write "
+                   metavar="DIR", help="folder holding pinmap.json to write "
                                        "the documents beside (default: the checkout's hardware/)")
     p = sub.add_parser("table", help="print the pin table of a map")
     p.add_argument("file", nargs="?", type=Path, default=paths.PINMAP)
@@ -94,6 +98,14 @@ def _load(path: Path):
 
 def _docs(args) -> int:
     from . import hwdocs
+    if args.map is not None:
+        if args.output is None:
+            print("courtside pins docs --map FILE: give -o DIR, the folder to write its documents in",
+                  file=sys.stderr)
+            return 2
+        names = hwdocs.write_map(args.map, args.output)
+        print("wrote %s in %s" % (", ".join(names), args.output))
+        return 0
     if args.hardware is None:
         print("courtside pins docs: give --hardware DIR, a folder holding your pinmap.json "
               "(`courtside pins init DIR` writes one); the documents are written beside it",

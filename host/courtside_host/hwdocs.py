@@ -8,12 +8,16 @@ These files under hardware/ are written by this module and never edited by hand:
                             box's buttons through its cable to the Pico pin (``hwdocs_wiring``);
 - ``box-panel.svg``         a button box's lid drilling template, actual size (``hwdocs_panel``);
 - ``main-unit-layout.svg``  the main unit on a 0.1" perfboard (``hwdocs_layout``);
+- ``enclosure.svg``         the jack cut-out, the main unit's front panel and the RJ45 contact
+                            views (``hwdocs_enclosure``);
+- ``checklist.md``          the continuity checklist, from the netlist (``hwdocs_netlist``);
 - ``power.md``              the power budget, computed from ``courtside.power`` (the same
-                            figures the firmware's brightness cap uses);
-- ``variants/NAME/*.svg``   the three pictures again for each variant map ``variants/NAME.json``.
+                            figures the firmware's brightness cap uses).
 
 ``courtside pins docs`` rewrites them; a test checks the committed files equal what this
-module produces from the committed maps, so the documents cannot drift from the maps.
+module produces from the committed map, so the documents cannot drift from it. A variant
+map's documents (``variants/NAME.json``) are made on demand, not committed:
+``courtside pins docs --map hardware/variants/pico_w.json -o DIR`` (``map_outputs``).
 The maps are found through ``HARDWARE`` below (``courtside_host.paths``), and nowhere else;
 ``ROOT`` is the checkout whose ``hardware/`` holds the documents, None in an installed
 copy, which carries the maps but not the documents.
@@ -26,7 +30,7 @@ from pathlib import Path
 
 from courtside import pinmap, power, settings
 
-from . import hwdocs_layout, hwdocs_panel, hwdocs_wiring, paths
+from . import hwdocs_enclosure, hwdocs_layout, hwdocs_netlist, hwdocs_panel, hwdocs_wiring, paths
 from .hwdocs_parts import (  # noqa: F401
     DATA_R,
     EDGE_PINS,
@@ -49,6 +53,7 @@ PICTURES = {
     "wiring.svg": hwdocs_wiring.wiring_svg,
     "box-panel.svg": hwdocs_panel.panel_svg,
     "main-unit-layout.svg": hwdocs_layout.layout_svg,
+    "enclosure.svg": hwdocs_enclosure.enclosure_svg,
 }
 
 
@@ -102,6 +107,12 @@ def pin_table(data: dict, source: str = DEFAULT_SOURCE) -> str:
                       "spare": "not connected"}.get(carried, "%s button, other leg to GND" % carried)
             lines.append("| %s | %s | %s | %s |" % (contact, colour, carried, in_box))
     return "\n".join(lines) + "\n"
+
+
+def checklist(data: dict, layout: str = "", source: str = DEFAULT_SOURCE) -> str:
+    """The continuity checklist of a map, with the layout's hole for each point."""
+    layout = layout or hwdocs_layout.layout_svg(data, source)
+    return hwdocs_netlist.checklist(data, hwdocs_layout.member_holes(layout), source)
 
 
 def wiring_svg(data: dict, source: str = DEFAULT_SOURCE) -> str:
@@ -189,22 +200,35 @@ def variant_maps(hardware: Path = HARDWARE) -> list:
     return sorted((hardware / "variants").glob("*.json"))
 
 
-def outputs(hardware: Path = HARDWARE) -> dict:
-    """Path under ``hardware`` -> generated text, for the map, its variants and the figures.
-
-    The default map gets the pin table and every picture; each variant map
-    ``variants/NAME.json`` gets its own pictures in ``variants/NAME/``."""
-    data = json.loads((hardware / "pinmap.json").read_text())
-    out = {"pins.md": pin_table(data)}
+def map_outputs(data: dict, source: str) -> dict:
+    """File name -> generated text: a map's pin table, pictures and checklist."""
+    out = {"pins.md": pin_table(data, source)}
     for name, draw in PICTURES.items():
-        out[name] = draw(data, DEFAULT_SOURCE)
-    out["power.md"] = power_doc()
-    for path in variant_maps(hardware):
-        variant = json.loads(path.read_text())
-        source = "hardware/variants/%s" % path.name
-        for name, draw in PICTURES.items():
-            out["variants/%s/%s" % (path.stem, name)] = draw(variant, source)
+        out[name] = draw(data, source)
+    out["checklist.md"] = checklist(data, out["main-unit-layout.svg"], source)
     return out
+
+
+def outputs(hardware: Path = HARDWARE) -> dict:
+    """Path under ``hardware`` -> generated text, for the default map and the power figures.
+
+    Variant maps get no committed copies: ``map_outputs`` draws them on demand."""
+    data = json.loads((hardware / "pinmap.json").read_text())
+    out = map_outputs(data, DEFAULT_SOURCE)
+    out["power.md"] = power_doc()
+    return out
+
+
+def write_map(path: Path, target: Path) -> list:
+    """Write the documents of the map in ``path`` into the folder ``target``; their names."""
+    data = json.loads(path.read_text())
+    pinmap.PinMap(data)
+    target.mkdir(parents=True, exist_ok=True)
+    names = []
+    for name, text in map_outputs(data, str(path)).items():
+        (target / name).write_text(text)
+        names.append(name)
+    return names
 
 
 def write(hardware: Path = HARDWARE) -> list:

@@ -96,15 +96,15 @@ def _legend(s: Svg, y: float, c: dict, data: dict):
     lines = [
         "Solid circles: %g mm holes for 30 mm buttons (the faint circle is the %g mm collar)."
         % (HOLES[30], COLLAR[30]),
-        "Dashed blue circles: %g mm holes for 24 mm buttons. Snap-in buttons: hole = button size;"
+        "Dashed blue circles: %g mm holes for 24 mm buttons. For snap-in buttons (no panel nut: screw-in"
         % HOLES[24],
-        "check your buttons' data sheet. LED: %g mm for the LED alone, %g mm (dashed) for a panel clip."
+        "buttons' nuts collide at this spacing). LED: %g mm for the LED alone, %g mm (dashed) for a clip."
         % (LED_HOLE, LED_CLIP_HOLE),
         "Hole centres, in mm across and down from the lid's top left corner: " + ", ".join(
             "%s %g, %g" % (role, *hole_position(role)) for role in pinmap.BUTTONS[:2]) + ",",
         "   " + ", ".join("%s %g, %g" % (role, *hole_position(role))
                           for role in (*pinmap.BUTTONS[2:], "LED")) + ".",
-        "Drill a 3 mm pilot at each cross, then a step drill or hole saw. The jack goes in a side wall.",
+        "Drill a 3 mm pilot at each cross, then a step drill or hole saw. The jack's cut-out: enclosure.svg.",
         "Inside the lid the picture is mirrored: wire each button's NO tab to the contact written in it,",
         "every COM tab and the LED's cathode to contact %s (and %s), the LED's anode to contact %s." % (
             c.get("GND", "-"), _second_ground(data), c.get("LED", "-")),

@@ -45,7 +45,7 @@ PIEZO_R = "1 kΩ"
 
 # Wire colours of the lines that do not run in a box cable.
 KIND_COLOUR = {"button": "#2b6cb0", "main": "#b7791f", "led": "#c05621", "buzzer": "#6b46c1",
-               "matrix": "#c026d3", "power": "#d32f2f", "3v3": "#e0528f", "ground": "#222222"}
+               "matrix": "#0d9488", "power": "#d32f2f", "3v3": "#e0528f", "ground": "#222222"}
 
 
 @dataclass(frozen=True)

@@ -58,12 +58,14 @@ class _Channel:
         self.used[k].append((min(lo, hi), max(lo, hi)))
 
 
-def route(sources: dict, pins: dict, plan: Plan, stubs=None) -> dict:
+def route(sources: dict, pins: dict, plan: Plan, stubs=None, colours=None) -> dict:
     """net -> the points of its wire. ``sources``: net -> (x, y, way), where way is +1 for a
     wire leaving its circuit rightwards and -1 leftwards; ``pins``: net -> (x, y, side) of
     the pin's outer end, side -1 for the Pico's left side and +1 for its right. Each wire
     takes the nearest tracks on which it runs along no wire already placed (and, given
-    ``stubs`` as for ``clashes``, in line with no pin it does not go to)."""
+    ``stubs`` as for ``clashes``, in line with no pin it does not go to; given ``colours``,
+    net -> colour, with no end or corner near a wire of another net in the same colour,
+    where the two would read as one wire turning)."""
     gap = 1.6 * plan.step
     left = _Channel(plan.left, -plan.step, gap)
     right = _Channel(plan.right, plan.step, gap)
@@ -77,6 +79,9 @@ def route(sources: dict, pins: dict, plan: Plan, stubs=None) -> dict:
     def clean(net, points):
         mine = segments(points)
         if any(overlap(p, q) for p in mine for other, q in placed if other != net):
+            return False
+        if colours and any(other != net and colours[other] == colours[net] and touches(p, q)
+                           for p in mine for other, q in placed):
             return False
         return not any(owner != net and overlap(p, stub, 2 * NEAR)
                        for owner, stub in (stubs or {}).values() for p in mine)
@@ -142,6 +147,27 @@ def route(sources: dict, pins: dict, plan: Plan, stubs=None) -> dict:
     for step in ((round_the_pico, same_side) if plan.across_first else (same_side, round_the_pico)):
         step()
     return out
+
+
+def _distance(p, a, b):
+    cx = min(max(p[0], min(a[0], b[0])), max(a[0], b[0]))
+    cy = min(max(p[1], min(a[1], b[1])), max(a[1], b[1]))
+    return ((p[0] - cx) ** 2 + (p[1] - cy) ** 2) ** 0.5
+
+
+def touches(s1, s2, near=2 * NEAR) -> bool:
+    """True when an end of either segment comes within ``near`` of the other: where two
+    wires would seem to meet rather than cross."""
+    return any(_distance(p, *s2) < near for p in s1) or any(_distance(p, *s1) < near for p in s2)
+
+
+def same_colour_meetings(routes: dict, colours: dict) -> list:
+    """Pairs of nets drawn in the same colour whose wires meet (an end or corner of one
+    near the other), which a reader would take for one wire."""
+    names = sorted(routes)
+    return [(a, b) for i, a in enumerate(names) for b in names[i + 1:]
+            if colours[a] == colours[b] and any(touches(p, q) for p in segments(routes[a])
+                                                for q in segments(routes[b]))]
 
 
 def segments(points):

@@ -37,7 +37,7 @@ from .hwdocs_parts import (
     net_colour,
     nets,
 )
-from .hwdocs_route import Plan, clashes, route
+from .hwdocs_route import Plan, clashes, route, same_colour_meetings
 from .hwdocs_svg import INK, Svg
 
 WIDTH = 1960
@@ -101,7 +101,7 @@ def _box(s: Svg, data: dict, i: int, y0: float, sources: dict):
     for x in (X_JACK_BOX, X_JACK_MAIN):
         s.rect(x, ys[0] - 12, 22, ys[-1] - ys[0] + 24, fill="#eeeeee", rx=2)
     bus = [y for (_, carried, _), y in zip(rows, ys) if carried in (*pinmap.BUTTONS, "LED", "GND")]
-    s.line(60, min(bus), 60, max(bus), stroke=GROUND, width=2)
+    s.wire([(60, min(bus)), (60, max(bus))], GROUND, width=2)
     s.text(56, min(bus) - 8, "COM tabs, LED cathode", size=8, fill="#555555")
     s.text(X_JACK_BOX - 6, min(bus) - 8, "NO tabs, LED anode", size=8, anchor="end", fill="#555555")
     for (contact, carried, _), y in zip(rows, ys):
@@ -111,26 +111,32 @@ def _box(s: Svg, data: dict, i: int, y0: float, sources: dict):
         if carried in pinmap.BUTTONS:
             net = "GP%d" % box["buttons"][carried]
             arrow = pinmap.ARROWS[pinmap.BUTTONS.index(carried)]
-            com, no = s.button(170, y, "%s / %s" % (carried, arrow), net=net)
+            com, no = s.button(170, y, "%s / %s" % (carried, arrow), net=net,
+                               ref="BOX%d%s" % (i + 1, carried))
             s.wire([(60, y), com], GROUND, width=2)
-            s.dot(60, y)
+            if min(bus) < y < max(bus):   # the bus branches here
+                s.dot(60, y)
             s.wire([no, (X_JACK_BOX, y)], base, stripe=stripe, net=net)
         elif carried == "LED":
             net = "GP%d" % box["led"]
-            anode, cathode = s.diode(170, y, "LED", cathode="left", led=True, net=net)
+            anode, cathode = s.diode(170, y, "LED", cathode="left", led=True, net=net,
+                                     ref="BOX%dLED" % (i + 1))
             s.wire([(60, y), cathode], GROUND, width=2)
-            s.dot(60, y)
+            if min(bus) < y < max(bus):   # the bus branches here
+                s.dot(60, y)
             s.wire([anode, (X_JACK_BOX, y)], base, stripe=stripe, net=net)
         elif carried == "GND":
             s.wire([(60, y), (X_JACK_BOX, y)], GROUND, width=2)
-            s.dot(60, y)
+            if min(bus) < y < max(bus):   # the bus branches here
+                s.dot(60, y)
         else:
             s.line(X_JACK_BOX - 14, y, X_JACK_BOX, y, stroke="#999999")
             s.text(X_JACK_BOX - 18, y + 3, "not connected", size=8, anchor="end", fill="#777777")
         s.text(X_JACK_BOX + 11, y + 3.5, contact, anchor="middle", size=9)
         s.text(X_JACK_MAIN + 11, y + 3.5, contact, anchor="middle", size=9)
-        for x in (X_JACK_BOX, X_JACK_MAIN):   # a jack contact joins its two sides
-            s.part("jack", (x, y), (x + 22, y), name=contact)
+        for x, ref in ((X_JACK_BOX, "BOX%dJ" % (i + 1)), (X_JACK_MAIN, "J%d" % (i + 1))):
+            # a jack contact joins its two sides
+            s.part("jack", (x, y), (x + 22, y), name=contact, ref=ref, pins="%s %s" % (contact, contact))
         s.wire([(X_JACK_BOX + 22, y), (X_JACK_MAIN, y)], base, stripe=stripe, net=net, width=4)
         if name != "-":
             s.text(X_JACK_BOX + 30, y - 5, name, size=8, fill="#555555")
@@ -145,7 +151,7 @@ def _main_unit_line(s: Svg, carried: str, net: str, y: float, colour: str, strip
         _input_circuit(s, y, colour, stripe, net, rightwards=True)
         sources[net] = (X_B, y, +1)
     elif carried == "LED":
-        left, right = s.resistor(X_R, y, LED_R, length=40, label_side=-1)
+        left, right = s.resistor(X_R, y, LED_R, length=40, label_side=-1, ref="RL" + net[2:])
         s.wire([(x0, y), left], colour, stripe=stripe, net=net)
         sources[net] = (right[0], y, +1)
     elif carried == "GND":
@@ -163,13 +169,15 @@ def _input_circuit(s: Svg, y: float, colour: str, stripe: str, net: str, *, righ
         a, r, b = X_A, X_R, X_B
     else:
         b, r, a = x, x + 60, x + 120
-    top, _ = s.resistor(a, y - 14, PULL_UP, vertical=True, length=28)
+    g = net[2:]
+    top, _ = s.resistor(a, y - 14, PULL_UP, vertical=True, length=28, ref="RPU" + g)
     s.rail(top[0], top[1], "3V3", THREE_V)
     s.dot(a, y)
-    left, right = s.resistor(r, y, SERIES, length=40, label_side=-1)
+    left, right = s.resistor(r, y, SERIES, length=40, label_side=-1, ref="RS" + g,
+                             pins="1 2" if rightwards else "2 1")
     s.wire([(a, y), left if rightwards else right], colour, stripe=stripe, net=net)
     s.wire([right if rightwards else left, (b, y)], colour, stripe=stripe, net=net)
-    _, bottom = s.capacitor(b, y + 10, FILTER_C, length=20, label_side=1 if rightwards else -1)
+    _, bottom = s.capacitor(b, y + 10, FILTER_C, length=20, label_side=1 if rightwards else -1, ref="CF" + g)
     s.ground(*bottom)
     s.dot(b, y)
 
@@ -187,6 +195,8 @@ def _pico(s: Svg, data: dict, top: float, labels: dict):
     x = X_LEFT_PINS + STUB
     h = PITCH * 20 + 4
     s.rect(x, top, PICO_W, h, fill="#e9f5e9", stroke="#2f6b2f", rx=6)
+    s.part("pico", *(_pin_end(n, top)[:2] for n in range(1, 41)), ref="Pico",
+           pins=" ".join(str(n) for n in range(1, 41)))
     s.rect(x + PICO_W / 2 - 22, top - 14, 44, 20, fill="#c0c0c0", rx=3)
     s.text(x + PICO_W / 2, top - 1, "USB", anchor="middle", size=9)
     s.text(x + PICO_W / 2, top - 20, "Raspberry Pi %s, seen from above" % BOARD_NAMES[data["board"]],
@@ -230,7 +240,7 @@ def _main_button(s: Svg, data: dict, y: float, sources: dict) -> float:
     net = "GP%d" % data["main_button"]
     colour = KIND_COLOUR["main"]
     _input_circuit(s, wy, colour, "", net, rightwards=False, x=X_RIGHT)
-    no, com = s.button(X_RIGHT + 175, wy, "ROLL / MENU", net=net)
+    no, com = s.button(X_RIGHT + 175, wy, "ROLL / MENU", net=net, ref="SW0", pins="NO COM")
     s.wire([(X_RIGHT + 120, wy), no], colour, net=net)
     s.wire([com, (X_RIGHT + 215, wy)], GROUND, width=2)
     s.ground(X_RIGHT + 215, wy)
@@ -245,19 +255,18 @@ def _buzzer(s: Svg, data: dict, y: float, sources: dict) -> float:
     wy = y + 150
     net = "GP%d" % data["buzzer"]
     colour = KIND_COLOUR["buzzer"]
-    left, right = s.resistor(X_RIGHT + 40, wy, BASE_R, length=40, label_side=-1)
+    left, right = s.resistor(X_RIGHT + 40, wy, BASE_R, length=40, label_side=-1, ref="RB")
     s.wire([(X_RIGHT, wy), left], colour, net=net)
-    base, collector, emitter = s.npn(X_RIGHT + 80, wy, "NPN 2N3904 or BC547")
-    s.wire([right, base], colour, net=net)
+    base, collector, emitter = s.npn(X_RIGHT + 80, wy, "NPN 2N3904 or BC547", ref="Q1")   # base on the lead
     s.ground(*emitter)
     cx = collector[0]
     node, top = wy - 42, wy - 118
     s.wire([collector, (cx, node)], INK, width=2)
     xs = (cx, cx + 45, cx + 95)
-    p_top, p_bottom = s.piezo(cx, (node + top) / 2, "")
+    p_top, p_bottom = s.piezo(cx, (node + top) / 2, "", ref="BZ1")
     s.text(cx - 13, (node + top) / 2 + 4, "piezo", size=10, anchor="end")
-    r_top, r_bottom = s.resistor(xs[1], (node + top) / 2, PIEZO_R, vertical=True, length=40)
-    anode, cathode = s.diode(xs[2], (node + top) / 2, "1N4148", cathode="up")
+    r_top, r_bottom = s.resistor(xs[1], (node + top) / 2, PIEZO_R, vertical=True, length=40, ref="RP")
+    anode, cathode = s.diode(xs[2], (node + top) / 2, "1N4148", cathode="up", ref="D1")
     for upper, lower in ((p_top, p_bottom), (r_top, r_bottom), (cathode, anode)):
         s.wire([(upper[0], top), upper], INK, width=2)
         s.wire([lower, (lower[0], node)], INK, width=2)
@@ -265,7 +274,7 @@ def _buzzer(s: Svg, data: dict, y: float, sources: dict) -> float:
     s.wire([(xs[0], top), (xs[2], top)], INK, width=2)
     for x in xs[:2]:
         s.dot(x, node)
-        s.dot(x, top)
+    s.dot(xs[1], top)   # the left end is a corner under the 5V flag
     s.rail(cx, top, "5V", FIVE_V)
     s.text(xs[2] + 12, top + 16, "band (cathode) to 5V", size=9, fill="#555555")
     s.text(cx - 13, (node + top) / 2 + 18, "passive", size=9, anchor="end", fill="#555555")
@@ -276,47 +285,56 @@ def _buzzer(s: Svg, data: dict, y: float, sources: dict) -> float:
 def _matrix(s: Svg, data: dict, y: float, sources: dict) -> float:
     s.text(X_RIGHT, y, "Matrix: 8x8 WS2812B panel (%s order) and its level shifter"
            % data["matrix"].get("order", "GRB"), bold=True)
-    wy = y + 90
+    wy = y + 100
     net = "GP%d" % data["matrix"]["pin"]
     colour = KIND_COLOUR["matrix"]
-    chip_x, chip_w = X_RIGHT + 40, 100
+    chip_x, chip_w = X_RIGHT + 40, 130
     s.wire([(X_RIGHT, wy), (chip_x, wy)], colour, net=net)
-    s.part("buffer", (chip_x, wy), (chip_x + chip_w, wy), net=net)
     s.rect(chip_x, wy - 36, chip_w, 72, fill="#ffffff", width=1.5)
-    s.text(chip_x + chip_w / 2, wy + 31, "74AHCT125", anchor="middle", size=9, bold=True)
-    tri = [(chip_x + 35, wy - 14), (chip_x + 35, wy + 14), (chip_x + 63, wy), (chip_x + 35, wy - 14)]
+    s.text(chip_x + 100, wy + 22, "74AHCT125", anchor="middle", size=9, bold=True)
+    tri = [(chip_x + 45, wy - 14), (chip_x + 45, wy + 14), (chip_x + 73, wy), (chip_x + 45, wy - 14)]
     s.polyline(tri, fill="#ffffff", width=1.4)
-    s.line(chip_x, wy, chip_x + 35, wy)
-    s.line(chip_x + 63, wy, chip_x + chip_w, wy)
-    vcc_x, oe_x, gnd_x = chip_x + 20, chip_x + 49, chip_x + 85
+    s.line(chip_x, wy, chip_x + 45, wy)
+    s.line(chip_x + 73, wy, chip_x + chip_w, wy)
+    oe_x = chip_x + 59
     s.circle(oe_x, wy + 9.5, 2.5, fill="#ffffff", width=1.2)   # output enable, active low
-    s.line(oe_x, wy + 12, oe_x, wy + 20, width=1)
+    s.line(oe_x, wy + 12, oe_x, wy + 36, width=1)
     s.text(chip_x + 4, wy - 5, "2 1A", size=8)
     s.text(chip_x + chip_w - 4, wy - 5, "3 1Y", size=8, anchor="end")
-    s.text(vcc_x + 3, wy - 27, "14", size=8)
-    s.wire([(vcc_x, wy - 36), (vcc_x, wy - 56)], FIVE_V, width=2)
-    s.rail(vcc_x, wy - 56, "5V", FIVE_V)
-    s.line(oe_x, wy + 20, oe_x, wy + 36, width=1)
-    s.text(oe_x + 3, wy + 22, "1", size=8)
-    s.text(gnd_x + 3, wy + 22, "7", size=8)
-    s.wire([(oe_x, wy + 36), (oe_x, wy + 46), (gnd_x, wy + 46)], GROUND, width=2)
-    s.wire([(gnd_x, wy + 36), (gnd_x, wy + 54)], GROUND, width=2)
-    s.dot(gnd_x, wy + 46)
-    s.ground(gnd_x, wy + 54)
-    s.text(gnd_x + 10, wy + 62, "1OE (1) and GND (7)", size=8)
+    # every pin that is joined to something, the three unused buffers' too: enables to
+    # 5V (their outputs then float, harmlessly), inputs to GND (an input must never float)
+    top_pins = [(14, chip_x + 14), (4, chip_x + 34), (13, chip_x + 94), (10, chip_x + 114)]
+    bottom_pins = [(5, chip_x + 14), (9, chip_x + 34), (1, oe_x), (12, chip_x + 94), (7, chip_x + 114)]
+    terminals = []
+    for pins, edge, d in ((top_pins, wy - 36, -1), (bottom_pins, wy + 36, 1)):
+        for pin, px in pins:
+            s.line(px, edge, px, edge + 8 * d, width=1.3)
+            s.text(px + 3, edge - 3 * d + (3 if d < 0 else 0), str(pin), size=8)
+            terminals.append((pin, (px, edge + 8 * d)))
+            s.wire([(px, edge + 8 * d), (px, edge + 18 * d)], FIVE_V if d < 0 else GROUND, width=2)
+        xs = [px for _, px in pins]
+        s.wire([(xs[0], edge + 18 * d), (xs[-1], edge + 18 * d)], FIVE_V if d < 0 else GROUND, width=2)
+        for px in xs[1:-1]:
+            s.dot(px, edge + 18 * d)
+    s.part("buffer", (chip_x, wy), (chip_x + chip_w, wy), *(t for _, t in terminals), net=net, ref="U1",
+           pins=" ".join(["2", "3"] + [str(pin) for pin, _ in terminals]))
+    s.rail(chip_x + 14, wy - 54, "5V", FIVE_V)
+    s.ground(chip_x + 114, wy + 54)
+    s.text(chip_x + 40, wy - 58, "unused enables 4, 10, 13 to 5V", size=8, fill="#555555")
+    s.text(chip_x + 2, wy + 70, "unused inputs 5, 9, 12 and 1OE (1) to GND;", size=8, fill="#555555")
+    s.text(chip_x + 2, wy + 80, "outputs 6, 8, 11 not connected", size=8, fill="#555555")
     # decoupling capacitor at the chip
-    c_top, c_bottom = s.capacitor(chip_x - 22, wy + 62, "100 nF", length=28, label_side=-1)
+    c_top, c_bottom = s.capacitor(chip_x - 22, wy + 62, "100 nF", length=28, label_side=-1, ref="C1")
     s.rail(c_top[0], c_top[1], "5V", FIVE_V)
     s.ground(*c_bottom)
-    s.text(chip_x - 20, wy + 104, "100 nF from pin 14 to pin 7, at the chip; unused inputs 5, 9, 12 to GND,",
-           size=9, fill="#555555")
-    s.text(chip_x - 20, wy + 116, "unused enables 4, 10, 13 to 5V", size=9, fill="#555555")
+    s.text(chip_x - 20, wy + 112, "100 nF from pin 14 to pin 7, at the chip", size=9, fill="#555555")
     # data resistor and the panel
-    left, right = s.resistor(chip_x + chip_w + 45, wy, DATA_R, length=50, label_side=1)
+    left, right = s.resistor(chip_x + chip_w + 40, wy, DATA_R, length=50, label_side=1, ref="RD")
     s.wire([(chip_x + chip_w, wy), left], colour, net=net)
     panel_x = chip_x + chip_w + 150
     s.wire([right, (panel_x, wy)], colour, net=net)
-    s.part("matrix", (panel_x, wy), net=net)
+    s.part("matrix", (panel_x, wy), (panel_x, wy + 34), (panel_x, wy + 66), net=net, ref="M1",
+           pins="DIN 5V GND")
     s.rect(panel_x, wy - 40, 150, 130, fill="#203028", stroke="#203028", rx=4)
     for row in range(4):
         for col in range(6):
@@ -325,14 +343,16 @@ def _matrix(s: Svg, data: dict, y: float, sources: dict) -> float:
     s.text(panel_x + 90, wy + 58, "8x8 panel", anchor="middle", fill="#ffffff", size=10)
     for label, yy in (("DIN", wy), ("5V", wy + 34), ("GND", wy + 66)):
         s.text(panel_x + 5, yy + 3.5, label, size=8, fill="#ffffff")
-    s.wire([(panel_x, wy + 34), (panel_x - 70, wy + 34)], FIVE_V, width=3)
-    s.rail(panel_x - 70, wy + 34, "5V", FIVE_V, side="left")
-    s.wire([(panel_x, wy + 66), (panel_x - 30, wy + 66), (panel_x - 30, wy + 80)], GROUND, width=3)
-    s.ground(panel_x - 30, wy + 80)
-    c_top, c_bottom = s.capacitor(panel_x - 45, wy + 50, "", length=32, polarised=True)
+    s.wire([(panel_x, wy + 34), (panel_x - 80, wy + 34)], FIVE_V, width=3)
+    s.rail(panel_x - 80, wy + 34, "5V", FIVE_V, side="left")
+    s.wire([(panel_x, wy + 66), (panel_x - 80, wy + 66), (panel_x - 80, wy + 76)], GROUND, width=3)
+    s.ground(panel_x - 80, wy + 76)
+    s.capacitor(panel_x - 45, wy + 50, "", length=32, polarised=True, ref="C2", pins="+ -")
     s.dot(panel_x - 45, wy + 34)
     s.dot(panel_x - 45, wy + 66)
-    s.text(panel_x - 52, wy + 114, "1000 µF, 6.3 V or more, at the panel", size=9)
+    s.text(panel_x - 36, wy + 48, "1000 µF", size=8)
+    s.text(panel_x - 52, wy + 104, "1000 µF, 6.3 V or more, at the panel", size=9)
+    s.text(panel_x - 52, wy + 116, "(its stripe, minus, to GND)", size=9)
     sources[net] = (X_RIGHT, wy, -1)
     return wy + 130
 
@@ -364,6 +384,8 @@ def wiring_svg(data: dict, source: str) -> str:
     right_bottom = _matrix(scratch, data, y, sources)
     wanted = {n.name: n.pin for n in nets(data)}
     wanted.update({"VBUS": VBUS_PIN, "3V3": V3V3_PIN, "GND": GND_PIN})
+    colours = {n.name: net_colour(data, n) for n in nets(data)}
+    colours.update({"VBUS": (FIVE_V, ""), "3V3": (THREE_V, ""), "GND": (GROUND, "")})
     # place the Pico near the middle, at the first height where no two wires overlap
     pico_h = PITCH * 20 + 4
     middle = max(160.0, (max(boxes_bottom, right_bottom) - pico_h) / 2)
@@ -376,15 +398,16 @@ def wiring_svg(data: dict, source: str) -> str:
                     step=TRACK, rows=rows, span=(X_LEFT_PINS - 300, X_RIGHT_PINS + 300),
                     skip=-(-(STUB_RUN - 16) // TRACK))
         stubs = _stubs(top, {n: net for net, n in wanted.items()})
-        routes = route(sources, ends, plan, stubs)
-        problems = clashes(routes, stubs)
+        routes = route(sources, ends, plan, stubs, colours)
+        problems = clashes(routes, stubs) + same_colour_meetings(routes, colours)
         if not problems:
             break
     else:
-        raise WiringError("cannot route %s without wires running along each other: %s" % (source, problems))
+        raise WiringError("cannot route %s without wires running along each other or meeting one of"
+                          " their colour: %s" % (source, problems))
     lowest = max(max(y for _, y in r) for r in routes.values())
     height = int(max(boxes_bottom, right_bottom + KEY_HEIGHT, lowest) + 40)
-    s = Svg(WIDTH, height)
+    s = Svg(WIDTH, height, netlist="schematic")
     s.text(20, 30, "Courtside wiring: %s" % data.get("name", ""), size=18, bold=True)
     s.text(20, 48, "generated by courtside pins docs from %s; do not edit by hand" % source, size=10,
            fill="#777777")
@@ -403,8 +426,6 @@ def wiring_svg(data: dict, source: str) -> str:
     labels = {n.pin: (n.label.split(" (")[0], net_colour(data, n)[1] or net_colour(data, n)[0])
               for n in nets(data)}
     _pico(s, data, top, labels)
-    colours = {n.name: net_colour(data, n) for n in nets(data)}
-    colours.update({"VBUS": (FIVE_V, ""), "3V3": (THREE_V, ""), "GND": (GROUND, "")})
     for net in sorted(routes, key=lambda n: wanted[n]):
         colour, stripe = colours[net]
         s.wire(routes[net], colour, stripe=stripe, net=net, pin=wanted[net])
@@ -430,7 +451,7 @@ def _key(s: Svg, data: dict, y: float):
     s.text(x + 50, y + 120, "joined to that supply rail", size=10)
     s.line(x + 5, y + 148, x + 35, y + 148)
     s.line(x + 20, y + 140, x + 20, y + 156)
-    s.dot(x + 20, y + 148)
+    s.circle(x + 20, y + 148, 3, fill=INK, stroke=INK, width=0.5)   # a sample: joins nothing
     s.text(x + 50, y + 152, "joined; wires crossing without a dot are not", size=10)
     cable = data.get("cable") or {}
     s.text(x + 330, y, "Cable colours (%s)" % cable.get("wiring", "-"), bold=True)
@@ -438,5 +459,5 @@ def _key(s: Svg, data: dict, y: float):
         name, colour, striped = cable_colour(data, contact)
         yy = y + 22 + k * 18
         base, stripe = ("#ffffff", colour) if striped else (colour, "")
-        s.wire([(x + 330, yy), (x + 380, yy)], base, stripe=stripe, width=4)
+        s.wire([(x + 330, yy), (x + 380, yy)], base, stripe=stripe, width=4, legend=True)
         s.text(x + 388, yy + 4, "%s  %s: %s" % (contact, name, cable["pins"][contact]), size=10)
