@@ -65,6 +65,7 @@ WAITING_MAX = 20000      # board events with no replayed counterpart yet: past t
 LOOSE_MAX = 20000        # events before the first session or game start that are re-judged
 KEPT_MAX = 1000          # with keep False: differing contests, outcomes, sessions, notes kept
 DAMAGED_KEPT = 20        # messages about damaged records kept (all are counted)
+MEMORY_MB = 80           # the most a replay holds, whatever the log's length (bench/replay_speed.py)
 IDLE_JUMP_MS = 500_000   # virtual time passed at once while the core has nothing due (< 2**29 us)
 
 
@@ -322,20 +323,19 @@ def damaged(ev):
     kind = ev.get("ev")
     if kind == "log":
         return None
-    if not isinstance(kind, str):
-        return "a record whose kind is not text"
-    if _lone_surrogate(kind):
-        return "a record whose kind is not text"
+    if not isinstance(kind, str) or _lone_surrogate(kind):
+        return "a record whose kind is not text a board writes"
+    fields = {k: v for k, v in ev.items() if k not in ("ev", "t")}
+    if kind != "hello":
+        try:
+            stream.check(kind, fields)
+        except ValueError as e:
+            return str(e)
     problem = _type_problem(kind, "t", ev.get("t"))
     if problem:
-        return "%s event: t %s" % (_shown(kind), problem)
-    fields = {k: v for k, v in ev.items() if k not in ("ev", "t")}
+        return "%s event: t %s" % (kind, problem)
     if kind == "hello":     # a session boundary whatever it holds: checked as a session starts
         return "hello event: text with a lone surrogate (not UTF-8)" if _lone_surrogate(fields) else None
-    try:
-        stream.check(kind, fields)
-    except ValueError as e:
-        return str(e)
     if _lone_surrogate(fields):
         return "%s event: text with a lone surrogate (not UTF-8)" % kind
     for name, value in ev.items():
