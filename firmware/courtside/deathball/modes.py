@@ -117,6 +117,9 @@ class RefereeMode(Stage):
 
     name = "referee"
     buttons = ARROWS
+    # False where nobody watches the matrix (a replay): the player to move does not blink,
+    # so a game waiting for a move asks for no pass until its next input.
+    seen = True
 
     def __init__(self):
         self.dice = None
@@ -349,7 +352,7 @@ class RefereeMode(Stage):
         if self.queue:
             return self._advance(ctx, now)
         # Blink the player to move (or the set-up cursor).
-        if self.game.phase in (engine.PLAY, engine.SETUP, engine.OVER):
+        if self.seen and self.game.phase in (engine.PLAY, engine.SETUP, engine.OVER):
             if clock.diff(now, self.blink_at) >= _BLINK_MS * 1000:
                 self.blink_at = now
                 self.blink_on = not self.blink_on
