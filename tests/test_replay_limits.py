@@ -344,3 +344,13 @@ def test_many_sessions_keep_nothing_that_is_the_same(worked):
     report = rp.rejudge([event(line) for line in worked["dodgeball_round"].splitlines() * 30], keep=False)
     assert report.session_count == 30 and report.identical
     assert report.sessions == [] and report.contests == [] and report.contest_count == 30 * 4
+
+
+def test_a_press_stamped_before_its_contests_first_is_an_event():
+    """A press drained after one stamped later lags behind its contest's first by a
+    negative time: the checks take it as the event it is (random play, seed 24)."""
+    from conftest import random_script
+    events = _events(sorted(random_script(24), key=lambda item: item["t"]))
+    assert any(e["ev"] == "press" and e["lag"] < 0 for e in events)
+    report = rp.rejudge(events)
+    assert report.identical and not report.damaged_count

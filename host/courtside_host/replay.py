@@ -269,6 +269,7 @@ _INPUTS = ("press", "ignored", "button", "release", "stuck", "unstuck")
 _NAMES = BUTTONS + ARROWS + ("MAIN",)
 _ORDER_FIELDS = {"n": int, "p": int, "rank": int, "lag": int, "b": str, "tie": bool}
 _INT_MAX = 1 << 31
+_SIGNED = ("lag", "gap")      # a press stamped before its contest's first (drained later) lags < 0
 
 
 def _type_problem(kind, name, value):
@@ -277,7 +278,8 @@ def _type_problem(kind, name, value):
     if name in _INT:
         if type(value) is not int:
             return "is not a whole number"
-        if not 0 <= value <= (MAX_T if name == "t" else _INT_MAX):
+        low = -MAX_T if name in _SIGNED else 0
+        if not low <= value <= (MAX_T if name in _SIGNED or name == "t" else _INT_MAX):
             return "is out of range"
     elif name in _TEXT:
         if not isinstance(value, str):
@@ -360,7 +362,7 @@ def _kind_problem(kind, ev):  # noqa: PLR0911 - one check a kind
             if set(item) - set(_ORDER_FIELDS) - {"early"} or not 1 <= item["p"] <= MAX_BOXES or \
                     item["b"] not in _NAMES or _type_problem("verdict", "early", item.get("early", False)):
                 return "verdict event: a malformed entry in its order"
-            if not 0 <= item["rank"] <= _INT_MAX or not 0 <= item["lag"] <= MAX_T or item["n"] < 0:
+            if not 0 <= item["rank"] <= _INT_MAX or not -MAX_T <= item["lag"] <= MAX_T or item["n"] < 0:
                 return "verdict event: a number out of range in its order"
     elif kind == "order":
         if not isinstance(ev["order"], list) or not all(type(x) is int and 1 <= x <= MAX_BOXES
@@ -788,12 +790,32 @@ class _Run:
 
 
 class _Unseen:
-    """What a replay asks of the core beyond the board's: nothing it draws is seen (a
-    replay has no matrix), so a frame asked for is let go without being scaled, capped and
-    compared with the last. Mixed into ``Core`` by ``_core_class``."""
+    """What a replay asks of the core beyond the board's: nothing it shows is seen (a
+    replay has no matrix). A frame asked for is let go without being scaled, capped and
+    compared with the last, and a stage with a ``seen`` flag (the Deathball referee's
+    blinking) is told nobody watches whenever no button is being debounced or held: then
+    the passes it would ask for only to blink cannot change anything the core decides.
+    (While a button is, every pass counts: the debouncer ends its locks and finds stuck
+    buttons in the passes it gets, so a replay keeps the board's passes there.) Mixed
+    into ``Core`` by ``_core_class``."""
 
     def _frame(self):
         self.ctx.frame = None
+
+    def _start(self, stage):
+        if hasattr(stage, "seen"):
+            stage.seen = _Watched(self.debouncer)
+        super()._start(stage)
+
+
+class _Watched:
+    """True (someone watches) while the debouncer is busy, for a stage's ``seen``."""
+
+    def __init__(self, debouncer):
+        self.debouncer = debouncer
+
+    def __bool__(self):
+        return self.debouncer.busy()
 
 
 _CORE = []
