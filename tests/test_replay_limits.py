@@ -10,20 +10,19 @@ import sys
 from collections import Counter
 
 import pytest
-from conftest import ROOT, simulate
+import replaylogs
+from conftest import ROOT
 from courtside_host import cli
 from courtside_host import replay as rp
 from courtside_host.board import event
 
-SCRIPTS = ("dodgeball_round", "deathball_game", "deathball_shrink")
 GOLDENS = ("dodgeball_round", "deathball_game", "random_00", "random_03", "random_07")
 
 
 @pytest.fixture(scope="module")
 def worked():
     """The worked logs: each worked script's stream, and some of the version 1 goldens."""
-    logs = {name: simulate(sys.executable, ROOT / "tests" / "scripts" / (name + ".jsonl")).stdout
-            for name in SCRIPTS}
+    logs = {name: replaylogs.stream(name) for name in replaylogs.WORKED}
     for name in GOLDENS:
         logs["v1_" + name] = (ROOT / "tests" / "golden" / "v1" / (name + ".out")).read_text()
     return logs
@@ -245,9 +244,10 @@ def test_a_press_twelve_days_into_a_session_takes_few_passes(monkeypatch):
         return real(core, hw, lines)
 
     monkeypatch.setattr(driver, "one_pass", counted)
-    events = _events([{"t": 0, "cmd": "ping"}])
+    events = replaylogs.play([{"t": 0, "cmd": "ping"}])
     far = rp.MAX_T - 10 ** 9
-    late = [dict(e, t=far) for e in _events([{"t": 0, "cmd": "get"}]) if e["ev"] in ("cmd", "settings")]
+    late = [dict(e, t=far) for e in replaylogs.play([{"t": 0, "cmd": "get"}])
+            if e["ev"] in ("cmd", "settings")]
     report = rp.rejudge(events + late)
     assert report.session_count == 1 and not report.damaged_count
     assert len(passes) < 10 + 2 * rp.MAX_T // (rp.IDLE_JUMP_MS * 1000)     # a few thousand
@@ -255,15 +255,13 @@ def test_a_press_twelve_days_into_a_session_takes_few_passes(monkeypatch):
     report = rp.rejudge(events + [dict(e, t=rp.MAX_T + 1) for e in late])
     assert report.damaged_count == 2 and "t is out of range" in report.damaged[0]
     assert len(passes) < 1000
-
-
-def _events(script):
-    import tempfile
-    with tempfile.TemporaryDirectory() as folder:
-        path = os.path.join(folder, "script.jsonl")
-        with open(path, "w") as f:
-            f.write("".join(json.dumps(item) + "\n" for item in script))
-        return [json.loads(line) for line in simulate(sys.executable, path).stdout.splitlines()]
+    game = replaylogs.play([{"t": 0, "cmd": "mode referee"}, {"t": 10, "cmd": "join 1"},
+                            {"t": 20, "cmd": "join 2"}, {"t": 30, "cmd": "start"},
+                            {"t": 100_000, "p": 0, "b": "MAIN"}])         # initiative rolled: set-up
+    assert game[-1]["ev"] == "order"
+    passes.clear()
+    report = rp.rejudge(game + late)       # the referee waits twelve days for the first move
+    assert report.identical and len(passes) < 10_000
 
 
 # memory --------------------------------------------------------------------------------
@@ -273,9 +271,9 @@ def test_a_long_single_session_replays_in_bounded_memory(tmp_path):
     times moved on) replays identical to the log, with the peak memory of the command
     within ``MEMORY_MB`` and no more than a short log's peak plus a little."""
     long_log = tmp_path / "long.jsonl"
-    contests = _long_session(long_log, 6000)
+    contests = replaylogs.long_session(long_log, 6000)
     short_log = tmp_path / "short.jsonl"
-    _long_session(short_log, 20)
+    replaylogs.long_session(short_log, 20)
     peaks = {}
     for name, path in (("short", short_log), ("long", long_log)):
         code, out, peak_mb = _peak([sys.executable, "-m", "courtside_host.cli", "replay", str(path)],
@@ -298,48 +296,6 @@ def _peak(command, out_path):
     return child.returncode, out_path.read_text(), usage.ru_maxrss / 1024
 
 
-def _long_session(path, contests):
-    """Write a one-session Dodge Ball log of ``contests`` contests; returns their number.
-
-    Two players join and start; then one contest pattern (a throw, a dodge 600 us later,
-    a catch 2 ms later), every 10 s so that lights and tunes are done before the next. The
-    simulator records three contests; the third's events are the pattern, repeated with
-    times, press numbers and contest numbers moved on."""
-    period = 10_000_000
-    script = [{"t": 0, "cmd": "join 1"}, {"t": 0, "cmd": "join 2"}, {"t": 1000, "cmd": "start"}]
-    for k in range(3):
-        t = 1_000_000 + k * period
-        script += [{"t": t, "p": 1, "b": "THROW"}, {"t": t + 600, "p": 2, "b": "DODGE"},
-                   {"t": t + 2600, "p": 1, "b": "CATCH"}]
-    events = _events(script)
-    third = 1_000_000 + 2 * period
-    head = [e for e in events if e["t"] < third]
-    pattern = [e for e in events if e["t"] >= third]
-    presses = sum(e["ev"] == "press" for e in pattern)
-    assert [e["c"] for e in pattern if e["ev"] == "verdict"] == [3]
-
-    def moved(e, k):
-        e = dict(e, t=e["t"] + k * period)
-        if "n" in e:
-            e["n"] += k * presses
-        if "c" in e:
-            e["c"] += k
-        if e["ev"] == "verdict":
-            e["order"] = [dict(o, n=o["n"] + k * presses) for o in e["order"]]
-        return e
-
-    from courtside import events as stream
-
-    def text(e):
-        return stream.line(e["ev"], e["t"], {name: v for name, v in e.items() if name not in ("ev", "t")})
-
-    with open(path, "w") as f:
-        f.write("".join(text(e) + "\n" for e in head))
-        for k in range(contests - 2):
-            f.write("".join(text(moved(e, k)) + "\n" for e in pattern))
-    return contests
-
-
 def test_many_sessions_keep_nothing_that_is_the_same(worked):
     report = rp.rejudge([event(line) for line in worked["dodgeball_round"].splitlines() * 30], keep=False)
     assert report.session_count == 30 and report.identical
@@ -350,7 +306,7 @@ def test_a_press_stamped_before_its_contests_first_is_an_event():
     """A press drained after one stamped later lags behind its contest's first by a
     negative time: the checks take it as the event it is (random play, seed 24)."""
     from conftest import random_script
-    events = _events(sorted(random_script(24), key=lambda item: item["t"]))
+    events = replaylogs.play(sorted(random_script(24), key=lambda item: item["t"]))
     assert any(e["ev"] == "press" and e["lag"] < 0 for e in events)
     report = rp.rejudge(events)
     assert report.identical and not report.damaged_count

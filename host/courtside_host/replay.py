@@ -49,10 +49,9 @@ import heapq
 from collections import deque
 
 from courtside import settings as config
+from courtside.effects import EVENT
 from courtside.fair import Fair, seeded
 from courtside.pins import ARROWS, BUTTONS, Pins
-
-from courtside_host.board import event
 
 JUDGING = ("tie_us", "contest_ms", "answer_ms")
 NOT_COMPARED = ("overflow", "unsent")
@@ -258,10 +257,10 @@ class Items:
 
 # checking what a log holds -------------------------------------------------------------
 
-_INT = ("t p n c lag rank face gap round step ball by closed boxes stream tie_us size ring dropped new "
-        "lines total").split()
-_TEXT = ("b line msg mode why reason cause square kind fw capture game purpose start end heading "
-         "incoming template text phase cmd").split()
+_INT = frozenset(("t p n c lag rank face gap round step ball by closed boxes stream tie_us size ring dropped "
+                  "new lines total").split())
+_TEXT = frozenset(("b line msg mode why reason cause square kind fw capture game purpose start end heading "
+                   "incoming template text phase cmd").split())
 _INT_LISTS = ("players", "draw", "together", "tied")
 _TEXT_LISTS = ("arrows", "corners", "commands")
 _MAY_BE_NULL = (("winner", "p"), ("refuse", "arrows"))
@@ -272,7 +271,7 @@ _INT_MAX = 1 << 31
 _SIGNED = ("lag", "gap")      # a press stamped before its contest's first (drained later) lags < 0
 
 
-def _type_problem(kind, name, value):
+def _type_problem(kind, name, value):  # noqa: PLR0911 - one answer a type
     if value is None:
         return None if (kind, name) in _MAY_BE_NULL else "is null"
     if name in _INT:
@@ -284,17 +283,39 @@ def _type_problem(kind, name, value):
     elif name in _TEXT:
         if not isinstance(value, str):
             return "is not text"
+        if not value.isascii() and _lone_surrogate(value):
+            return _SURROGATE
     elif name in _INT_LISTS or name in _TEXT_LISTS:
         want = int if name in _INT_LISTS else str
         if not isinstance(value, list) or not all(type(x) is want for x in value):
             return "is not a list of %s" % ("whole numbers" if want is int else "texts")
         if want is int and not all(0 <= x <= MAX_BOXES for x in value):
             return "holds a player that is not 1 to %d" % MAX_BOXES
-    elif name in ("forced",) and type(value) is not bool:
+        if want is str and _lone_surrogate(value):
+            return _SURROGATE
+    elif name == "forced" and type(value) is not bool:
         return "is not true or false"
-    elif name == "early" and type(value) is not bool and not isinstance(value, str):
-        return "is not true, false or a reason"
+    elif name == "early" and type(value) is not bool:
+        if not isinstance(value, str):
+            return "is not true, false or a reason"
+        if not value.isascii() and _lone_surrogate(value):
+            return _SURROGATE
     return None
+
+
+_SURROGATE = "holds a lone surrogate (not text a board writes in UTF-8)"
+_KINDS = {}     # kind -> (fields it always has, every field it may have)
+
+
+def _fields(kind):
+    if kind not in _KINDS:
+        from courtside import events as stream
+        try:
+            always, sometimes = stream.fields_of(kind)
+        except KeyError:
+            return None
+        _KINDS[kind] = (tuple(always), frozenset(always + sometimes + ["ev", "t"]))
+    return _KINDS[kind]
 
 
 def _lone_surrogate(value, depth=0):
@@ -321,26 +342,26 @@ def damaged(ev):
     """Why a record from a log cannot be taken as the event it claims to be, or None: a
     kind the stream does not have, fields it does not hold, a field of the wrong type or
     out of range, text with a lone surrogate."""
-    from courtside import events as stream
     kind = ev.get("ev")
     if kind == "log":
         return None
     if not isinstance(kind, str) or _lone_surrogate(kind):
         return "a record whose kind is not text a board writes"
-    fields = {k: v for k, v in ev.items() if k not in ("ev", "t")}
-    if kind != "hello":
-        try:
-            stream.check(kind, fields)
-        except ValueError as e:
-            return str(e)
+    known = _fields(kind)
+    if known is None:
+        return "unknown event kind %s" % _shown(kind)
     problem = _type_problem(kind, "t", ev.get("t"))
     if problem:
         return "%s event: t %s" % (kind, problem)
     if kind == "hello":     # a session boundary whatever it holds: checked as a session starts
-        return "hello event: text with a lone surrogate (not UTF-8)" if _lone_surrogate(fields) else None
-    if _lone_surrogate(fields):
-        return "%s event: text with a lone surrogate (not UTF-8)" % kind
+        return "hello event: " + _SURROGATE if _lone_surrogate(ev) else None
+    always, allowed = known
+    for name in always:
+        if name not in ev:
+            return "%s event without %s" % (kind, name)
     for name, value in ev.items():
+        if name not in allowed:
+            return "%s event with unknown field %s" % (kind, _shown(name))
         problem = _type_problem(kind, name, value) if name != "ev" else None
         if problem:
             return "%s event: %s %s" % (kind, name, problem)
@@ -610,14 +631,11 @@ class _Run:
             self.report.damage("%s event: box %d, where the session's hello has %d boxes"
                                % (kind, ev["p"], self.pins.boxes))
             return
-        if kind == "cmd":
-            self._input(t, "cmd", ev["line"], None)
-            if self.set_line and ev["line"].split()[:1] == ["set"]:
+        item = input_of(ev, self.pins)
+        if item is not None:
+            self._input(t, *item)
+            if self.set_line and kind == "cmd" and ev["line"].split()[:1] == ["set"]:
                 self._input(t, "cmd", self.set_line, None)     # what if: still in force
-        elif kind in ("press", "ignored", "button"):
-            self._input(t, "edge", _button_of(ev, self.pins), True)
-        elif kind in ("release", "unstuck"):
-            self._input(t, "edge", _button_of(ev, self.pins), False)
         elif kind in ("roll", "bounce") and not ev["forced"]:
             self.rng.add("face", ev["face"])
         elif kind == "tie":
@@ -661,10 +679,7 @@ class _Run:
 
     # the replay's side ---------------------------------------------------------------------
 
-    def _replayed(self, text):
-        ev = event(text)
-        if ev is None:
-            return
+    def _replayed(self, ev):
         if not self.seen:               # picked up at a game start: from the replay's own start
             if ev["ev"] != "start":
                 return
@@ -796,8 +811,26 @@ class _Unseen:
     blinking) is told nobody watches whenever no button is being debounced or held: then
     the passes it would ask for only to blink cannot change anything the core decides.
     (While a button is, every pass counts: the debouncer ends its locks and finds stuck
-    buttons in the passes it gets, so a replay keeps the board's passes there.) Mixed
-    into ``Core`` by ``_core_class``."""
+    buttons in the passes it gets, so a replay keeps the board's passes there.) And each
+    pass's events go to ``take`` as records (dicts, as a log's line reads), not through
+    their text and back; the other effects, for a matrix, lights and buzzer nobody has,
+    are let go. Mixed into ``Core`` by ``_core_class``."""
+
+    take = None
+
+    def step(self, now, ring=None, lines=(), unsent=0):
+        wait_ms = super().step(now, ring, lines, unsent)
+        effects = self.effects
+        if effects:
+            take = self.take
+            for effect in effects:
+                if effect[0] == EVENT:
+                    ev = {k: v if type(v) in _SCALARS else _plain(v) for k, v in effect[3].items()}
+                    ev["ev"] = effect[1]
+                    ev["t"] = effect[2]
+                    take(ev)
+            del effects[:]
+        return wait_ms
 
     def _frame(self):
         self.ctx.frame = None
@@ -806,6 +839,20 @@ class _Unseen:
         if hasattr(stage, "seen"):
             stage.seen = _Watched(self.debouncer)
         super()._start(stage)
+
+
+_SCALARS = (int, str, bool, type(None))
+
+
+def _plain(value):
+    """``value`` as a log's line would read back: lists for tuples, and a copy, so that
+    nothing the core changes later changes an event already taken."""
+    kind = type(value)
+    if kind is dict:
+        return {k: _plain(v) for k, v in value.items()}
+    if kind is list or kind is tuple:
+        return [_plain(v) for v in value]
+    return value
 
 
 class _Watched:
@@ -828,15 +875,17 @@ def _core_class():
     return _CORE[0]
 
 
-def _run(pins, script, settings, rng, mode, out):
+def _run(pins, script, settings, rng, mode, take):  # noqa: PLR0917
     """The core on the simulated board over ``script``'s inputs, in virtual time, as the
-    driver runs it (``driver.one_pass``); while the core has nothing due, time goes straight
-    on to the next input (in jumps short of the tick circle's half)."""
+    driver runs it (``driver.one_pass``), each event it writes handed to ``take`` as a
+    record; while the core has nothing due, time goes straight on to the next input (in
+    jumps short of the tick circle's half)."""
     from courtside import driver
     from courtside_sim.board import SimBoard
-    board = SimBoard(pins, script=script, out=out)
+    board = SimBoard(pins, script=script)
     core = _core_class()(pins, settings, rng, now=board.ticks_us(), levels=board.levels(),
                          capture=board.capture.name, mode=mode)
+    core.take = take
     lines = []
     wait_ms = 0
     one_pass = driver.one_pass
@@ -930,6 +979,20 @@ def pins_for(boxes):
         gpio += 4
     data["main_button"] = gpio
     return Pins(data)
+
+
+def input_of(ev, pins):
+    """The input a board had for a (checked) log record, as the simulated board takes it:
+    ("cmd", line, None) or ("edge", button id, closed); None for a record that is not an
+    input. A press is an edge at its first edge's time, a release likewise."""
+    kind = ev["ev"]
+    if kind == "cmd":
+        return "cmd", ev["line"], None
+    if kind in ("press", "ignored", "button"):
+        return "edge", _button_of(ev, pins), True
+    if kind in ("release", "unstuck"):
+        return "edge", _button_of(ev, pins), False
+    return None
 
 
 def _button_of(ev, pins):
