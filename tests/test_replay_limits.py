@@ -310,3 +310,12 @@ def test_a_press_stamped_before_its_contests_first_is_an_event():
     assert any(e["ev"] == "press" and e["lag"] < 0 for e in events)
     report = rp.rejudge(events)
     assert report.identical and not report.damaged_count
+
+
+def test_a_log_that_is_a_folder_or_timelines_that_cannot_be_written_are_refused(worked, tmp_path, capsys):
+    assert replay(tmp_path) == 2 and "cannot read" in capsys.readouterr().err
+    log = tmp_path / "round.jsonl"
+    log.write_text(worked["dodgeball_round"])
+    (tmp_path / "taken").write_text("a file where the pictures should go")
+    assert replay(log, "--svg", str(tmp_path / "taken")) == 2
+    assert "File exists" in capsys.readouterr().err

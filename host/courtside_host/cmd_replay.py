@@ -5,13 +5,16 @@
     courtside replay game.jsonl --svg pictures --name 1=Ann          # every contest as a timeline
 
 Every session in the log (one per ``hello``) is replayed through the firmware's own core,
-Dodge Ball and Deathball alike (docs/laptop.md#replay); each contest is headed with the
-settings it was judged with, and each game's end (a Deathball winner) is compared too. With
-``--svg DIR`` every contest is also drawn as a timeline (``courtside_host.timeline``).
-Exit status: 0 when the replay
-with the recorded settings gives the board's stream (or when other settings were asked
-for), 1 when it does not (a log from other firmware, or a damaged log), 2 when there is
-nothing to replay or the command is wrong.
+Dodge Ball and Deathball alike (docs/laptop.md#4-replay), as the log is read: each contest
+is shown (headed with the settings it was judged with) as soon as both sides have judged
+it, and each game's end (a Deathball winner) is compared too. With ``--svg DIR`` every
+contest is also drawn as a timeline (``courtside_host.timeline``). Records that are not
+events are left out and counted, and a session whose ``hello`` cannot be a board's is not
+replayed; nothing from the log is printed unescaped.
+Exit status: 0 when the replay with the recorded settings gives the board's stream (or
+when other settings were asked for), 1 when it does not (a log from other firmware, a
+damaged log, a session that could not be replayed), 2 when there is nothing to replay,
+the log cannot be read or the command is wrong.
 """
 
 from pathlib import Path
@@ -71,7 +74,11 @@ def run(args):
         console.print(Columns([left, right], padding=(0, 4)))
         console.print()
 
-    report = rp.rejudge(events, overrides, keep=False, on_contest=show)
+    try:
+        report = rp.rejudge(events, overrides, keep=False, on_contest=show)
+    except OSError as e:                          # the log while read, or the timelines' folder
+        return problem.report("replay", "%s (%s)" % (e.strerror or e, e.filename or args.log),
+                              problem.UNUSABLE)
     _summary(console, report, names, overrides, judging, args)
     if not report.session_count and not report.contest_count:
         return problem.report("replay", "nothing to replay in %s: no session or game starts in it, "
