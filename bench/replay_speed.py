@@ -1,77 +1,169 @@
-"""Replay speed and memory on a long log, as a whole command.
+"""Replay speed and memory, as a whole command, on a Dodge Ball log, a log of both games
+and one long single session.
 
-Builds a log of about SIZE megabytes from the worked Dodge Ball round (recorded once in
-the headless simulator, then repeated: one session per copy, each with its hello), runs
-``courtside replay`` on it, and prints the rate and the most memory the command held.
-Replay runs every session through the firmware's core, so its speed is the core's speed
-in virtual time; its memory is that of one session, whatever the log's length. For scale
-it also prints, from the same run, how fast the log can merely be read and parsed, and
-how long the core alone takes over one session's inputs.
+The logs are built from the worked scripts (recorded once in the headless simulator, then
+repeated: one session per copy, each with its hello): a Dodge Ball log of the Dodge Ball
+round, and a log of both games cycling through the round and the two Deathball games. The
+long single session is one Dodge Ball game of many contests (``tests/replaylogs.py``).
+Each is replayed by ``courtside replay`` in a child process (median of RUNS), which prints
+its rate from the processor time it took (the machine may be shared: wall time is shown
+apart) and the most memory it held (peak resident set). For scale, from the same run:
+how fast each log can merely be read and parsed, and how long the core alone takes over
+one session's inputs (no reading, parsing or comparing), as the board runs it and as a
+replay runs it (frames unbuilt, no blinking while nothing is debounced).
 
-    python bench/replay_speed.py [SIZE_MB]        # default 20
+    python bench/replay_speed.py [SIZE_MB] [RUNS] [--logs DIR]     # default 5 MB, 3 runs
+
+``--logs DIR`` keeps the logs there (to replay them with other firmware, say).
 """
 
 import os
-import resource
+import statistics
 import subprocess
 import sys
 import tempfile
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path[:0] = [os.path.join(ROOT, "firmware"), os.path.join(ROOT, "host")]
+sys.path[:0] = [os.path.join(ROOT, "firmware"), os.path.join(ROOT, "host"), os.path.join(ROOT, "tests")]
+
+import replaylogs  # noqa: E402 - from tests/, on the path just set
 
 
 def main():
-    size_mb = float(sys.argv[1]) if len(sys.argv) > 1 else 20.0
-    env = dict(os.environ, PYTHONPATH=os.path.join(ROOT, "firmware"))
-    one = subprocess.run([sys.executable, "-m", "courtside_sim.headless",
-                          os.path.join(ROOT, "tests", "scripts", "dodgeball_round.jsonl")],
-                         capture_output=True, text=True, check=True, env=env).stdout
-    copies = max(1, int(size_mb * 1e6 / len(one)))
-    with tempfile.TemporaryDirectory() as where:
-        log = os.path.join(where, "long.jsonl")
-        with open(log, "w") as f:
-            for _ in range(copies):
-                f.write(one)
-        size = os.path.getsize(log)
-        floor = reading_floor(log)
+    args = sys.argv[1:]
+    keep = None
+    if "--logs" in args:
+        at = args.index("--logs")
+        keep = args[at + 1]
+        del args[at:at + 2]
+    size_mb = float(args[0]) if args else 5.0
+    runs = int(args[1]) if len(args) > 1 else 3
+    streams = {name: replaylogs.stream(name) for name in replaylogs.WORKED}
+    with tempfile.TemporaryDirectory() as scratch:
+        where = keep or scratch
+        os.makedirs(where, exist_ok=True)
+        logs = {
+            "Dodge Ball": _repeated(os.path.join(where, "dodgeball.jsonl"), [streams["dodgeball_round"]],
+                                    size_mb),
+            "both games": _repeated(os.path.join(where, "both.jsonl"),
+                                    [streams[name] for name in replaylogs.WORKED], size_mb),
+        }
+        long_path = os.path.join(where, "long_session.jsonl")
+        replaylogs.long_session(long_path, 103)
+        one = os.path.getsize(long_path) / 100       # about one contest's bytes
+        replaylogs.long_session(long_path, max(3, int(size_mb * 1e6 / one)))
+        logs["one long session"] = long_path
+        print("courtside replay (median of %d runs; MB/s from processor time, wall time apart):" % runs)
+        for name, path in logs.items():
+            size = os.path.getsize(path) / 1e6
+            cpu, wall, peak, code = _replay(path, runs)
+            print("  %-17s %5.1f MB, %5d sessions: %5.2f MB/s (%5.2f by the wall clock), at most %3d MB "
+                  "resident, exit %d" % (name, size, _sessions(path), size / cpu, size / wall, peak, code))
+        print("for scale, in the same run:")
+        for name, path in logs.items():
+            print("  %-17s reading and parsing every line, nothing else: %5.1f MB/s"
+                  % (name, os.path.getsize(path) / 1e6 / _reading(path)))
+        for name in replaylogs.WORKED:
+            board_ms, board_passes = _core(streams[name], replay=False)
+            replay_ms, replay_passes = _core(streams[name], replay=True)
+            kb = len(streams[name]) / 1e3
+            print("  the core alone on %-16s inputs: as on the board %6.2f ms a session (%4d passes, "
+                  "%5.2f MB/s); as replay runs it %6.2f ms (%4d passes, %5.2f MB/s)"
+                  % (name + "'s", board_ms, board_passes, kb / board_ms, replay_ms, replay_passes,
+                     kb / replay_ms))
+
+
+def _repeated(path, streams, size_mb):
+    """A log of ``streams`` one after another, again and again, to about ``size_mb``."""
+    cycle = "".join(streams)
+    with open(path, "w") as f:
+        for _ in range(max(1, int(size_mb * 1e6 / len(cycle)))):
+            f.write(cycle)
+    return path
+
+
+def _sessions(path):
+    with open(path, "rb") as f:
+        return sum(line.startswith(b'{"ev":"hello"') for line in f)
+
+
+def _replay(path, runs):
+    """(processor s, wall s, peak resident MB, exit status) of ``courtside replay`` on
+    ``path``: medians of ``runs``, the largest peak."""
+    cpu, wall, peaks = [], [], []
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([os.path.join(ROOT, "host"),
+                                                       os.path.join(ROOT, "firmware")]))
+    for _ in range(runs):
         start = time.perf_counter()
-        run = subprocess.run([sys.executable, "-m", "courtside_host.cli", "replay", log],
-                             capture_output=True, text=True, check=False)
-        seconds = time.perf_counter() - start
-    peak_kb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-    print("replay of a %.1f MB log (%d sessions): %.1f s, %.2f MB/s, at most %d MB resident, exit %d"
-          % (size / 1e6, copies, seconds, size / 1e6 / seconds, peak_kb // 1024, run.returncode))
-    session_ms = core_ms()
-    print("  for scale, in the same run: reading and parsing every line, nothing else, %.1f MB/s; "
-          "the core alone on one session's inputs, %.2f ms a session (%.2f MB/s)"
-          % (size / 1e6 / floor, session_ms, len(one) / 1e3 / session_ms))
+        with open(os.devnull, "w") as sink:
+            child = subprocess.Popen([sys.executable, "-m", "courtside_host.cli", "replay", path],
+                                     stdout=sink, stderr=sink, env=env, cwd=ROOT)
+            _, status, usage = os.wait4(child.pid, 0)
+        wall.append(time.perf_counter() - start)
+        cpu.append(usage.ru_utime + usage.ru_stime)
+        peaks.append(usage.ru_maxrss / 1024)
+    return statistics.median(cpu), statistics.median(wall), max(peaks), os.waitstatus_to_exitcode(status)
 
 
-def reading_floor(log):
-    """Seconds to read the log and parse each line as an event, and do nothing more."""
+def _reading(path):
+    """Processor seconds to read the log and parse each line as an event, nothing more."""
+    from courtside_host import eventlog
+    start = time.process_time()
+    for _ in eventlog.iterate(path):
+        pass
+    return time.process_time() - start
+
+
+def _core(text, replay):
+    """(ms, passes) for the core over one session's inputs in virtual time (median of 20),
+    without reading, parsing or comparing: as the board's loop runs it (``replay`` False),
+    or as replay does."""
+    from courtside import driver
+    from courtside.core import Core
+    from courtside_host import replay as rp
     from courtside_host.board import event
-    start = time.perf_counter()
-    with open(log, "rb") as f:
-        for line in f:
-            event(line)
-    return time.perf_counter() - start
+    from courtside_sim.board import SimBoard
+    events = [e for e in map(event, text.splitlines()) if e is not None]
+    pins = rp.pins_for(4)
+    items = [(e["t"],) + rp.input_of(e, pins) for e in events if rp.input_of(e, pins) is not None]
+    faces = [e["face"] for e in events if e["ev"] in ("roll", "bounce") and not e["forced"]]
+    draws = [[p - 1 for p in e["draw"]] for e in events if e["ev"] == "tie"]
+    passes = [0]
+    real = driver.one_pass
+
+    def counted(core, hw, lines):
+        passes[0] += 1
+        return real(core, hw, lines)
+
+    import gc
+    gc.freeze()         # as replay does: the objects made so far are not walked by every collection
+    times = []
+    for _ in range(20):
+        passes[0] = 0
+        rng = rp.RecordedDraws(faces, draws)
+        start = time.process_time()
+        if replay:
+            driver.one_pass = counted
+            try:
+                rp._run(pins, rp.Items(items), dict(events[0]["settings"]), rng, "dodgeball", _drop)
+            finally:
+                driver.one_pass = real
+        else:
+            board = SimBoard(pins, script=rp.Items(items), out=_drop)
+            core = Core(pins, dict(events[0]["settings"]), rng, now=board.ticks_us(), levels=board.levels(),
+                        capture="sim")
+            driver.one_pass = counted
+            try:
+                driver.run_virtual(core, board)
+            finally:
+                driver.one_pass = real
+        times.append(time.process_time() - start)
+    return statistics.median(times) * 1000, passes[0]
 
 
-def core_ms():
-    """Milliseconds for the core to run one session's inputs in virtual time, as replay
-    does (median of 20), without reading, parsing or comparing anything."""
-    import statistics
-
-    from courtside_sim import timing
-    with tempfile.TemporaryDirectory() as where:
-        script = os.path.join(ROOT, "tests", "scripts", "dodgeball_round.jsonl")
-        with open(script) as f:
-            text = f.read()
-        runs = timing.measure(text, 20, 1, os.path.join(where, "t.jsonl"),
-                              os.path.join(ROOT, "hardware", "pinmap.json"))
-    return statistics.median(runs["pass_us"]) * runs["passes"] / 1000
+def _drop(text):
+    pass
 
 
 main()

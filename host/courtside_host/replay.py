@@ -3,11 +3,11 @@
 Since stream 2 a log records every input the board acted on, in order: each command
 line (``cmd``), each debounced press (``press``, ``ignored``, ``button``) and release
 (``release``, ``unstuck``) of every button, and the settings in force at start (in
-``hello``). Replay splits the log into sessions (one per
-``hello``: a restart ends a session), turns each session's inputs back into the edges
-and lines a board would have had, and runs them through ``courtside.core`` on the
-simulated board in virtual time, the very code the board runs, Dodge Ball and Deathball
-alike. Two things cannot be replayed and are taken from the log instead:
+``hello``). Replay splits the log into sessions (one per ``hello``: a restart ends a
+session), turns each session's inputs back into the edges and lines a board would have
+had, and runs them through ``courtside.core`` on the simulated board in virtual time, the
+very code the board runs, Dodge Ball and Deathball alike. Two things cannot be replayed
+and are taken from the log instead:
 
 - chance: a tie's fair draw and each die face are read from the log (``RecordedDraws``);
 - the board's buffers: ``overflow`` and ``unsent`` are not compared.
@@ -19,51 +19,110 @@ contest keeps the settings it was judged with (``Contest.settings``), and each g
 outcome on the board and in the replay (``Outcome``: a Deathball winner, or how many
 contests a Dodge Ball game had).
 
-A log that starts in the middle of a game (a monitor attached to a running board) is
-replayed from its first game start. Before that, the Dodge Ball presses it holds are
-re-judged on their own, through the firmware's arbiter (``loose_contests``): a contest
-already open when the log began, and an answer to a throw made before it, cannot be
-judged, and the report says so. A Deathball game cannot be picked up without its start.
+A session is replayed as it is read: the log is read a little ahead of the core (the
+inputs of the next ``AHEAD_US`` of play, at most ``AHEAD_MAX`` events), each replayed
+event is compared with the board's as soon as both are there and then let go, and a
+contest is handed on (``on_contest``) once both sides have judged it. So memory does not
+grow with a session's length; with ``keep`` False the report holds only what differs (at
+most ``KEPT_MAX`` of each kind), and counts the rest. With ``keep`` True (the default, for
+short logs and tests) every session's events and every contest are kept.
 
-    report = rejudge(eventlog.read(path), {"tie_us": 5000})
+A log is checked before anything in it reaches the core: a record that is not an event
+as the stream has them (an unknown kind or field, a field of the wrong type, a lone
+surrogate in a text, a time past ``MAX_T``, a button its session's board does not have)
+is left out and counted (``Report.damaged``); a session whose ``hello`` cannot be a
+board's (its boxes, mode or settings) is not replayed and says why (``Session.problem``).
+
+A log that starts in the middle of a game (a monitor attached to a running board) is
+replayed from its first game start. Before that, the Dodge Ball presses it holds (the
+first ``LOOSE_MAX`` events) are re-judged on their own, through the firmware's arbiter
+(``loose_contests``): a contest already open when the log began, and an answer to a
+throw made before it, cannot be judged, and the report says so. A Deathball game cannot be
+picked up without its start.
+
+    report = rejudge(eventlog.iterate(path), {"tie_us": 5000}, keep=False, on_contest=show)
     report.identical, report.differences, report.differing()
 """
 
+import gc
+import heapq
+from collections import deque
+
 from courtside import settings as config
+from courtside.effects import EVENT
 from courtside.fair import Fair, seeded
 from courtside.pins import ARROWS, BUTTONS, Pins
-
-from courtside_host.board import event
 
 JUDGING = ("tie_us", "contest_ms", "answer_ms")
 NOT_COMPARED = ("overflow", "unsent")
 
+MAX_T = 1 << 40          # us, about 12.7 days: no board session logs a later time
+MAX_BOXES = 4
+AHEAD_US = 10_000_000    # the log is read this far (in play time) ahead of the core...
+AHEAD_MAX = 5000         # ...but never more than this many inputs ahead
+WAITING_MAX = 20000      # board events with no replayed counterpart yet: past this, a difference
+LOOSE_MAX = 20000        # events before the first session or game start that are re-judged
+KEPT_MAX = 1000          # with keep False: differing contests, outcomes, sessions, notes kept
+DAMAGED_KEPT = 20        # messages about damaged records kept (all are counted)
+MEMORY_MB = 80           # the most a replay holds, whatever the log's length (bench/replay_speed.py)
+IDLE_JUMP_MS = 500_000   # virtual time passed at once while the core has nothing due (< 2**29 us)
+
 
 class RecordedDraws(Fair):
     """The board's chance, as the log recorded it: die faces in order, each tie's drawn
-    order by its players. Anything else (the die's tumbling faces) is drawn from a seed."""
+    order by its players. Anything else (the die's tumbling faces) is drawn from a seed.
+    ``more`` (a callable) is asked to read on in the log when no recorded draw is left."""
 
-    def __init__(self, faces, draws, seed=1):
+    def __init__(self, faces=(), draws=(), seed=1, more=None):
         super().__init__(seeded(seed))
-        self.faces = list(faces)
+        self.faces = deque(faces)
         self.draws = [list(d) for d in draws]   # 0-based players in drawn order
         self.unrecorded = []                    # ties or rolls the log had no answer for
+        self.unrecorded_count = 0
+        self.more = more
 
     def d6(self):
+        if not self.faces and self.more is not None:
+            self.more(lambda: self.faces)
         if self.faces:
-            return self.faces.pop(0)
-        self.unrecorded.append(("roll", None))
+            return self.faces.popleft()
+        self._unrecorded(("roll", None))
         return super().d6()
 
     def shuffle(self, items):
         want = sorted(items)
-        for i, drawn in enumerate(self.draws):
-            if sorted(drawn) == want:
-                items[:] = self.draws.pop(i)
-                return items
-        self.unrecorded.append(("tie", tuple(want)))
+        found = self._draw(want)
+        if found is None and self.more is not None:
+            self.more(lambda: self._draw(want, take=False) is not None)
+            found = self._draw(want)
+        if found is not None:
+            items[:] = found
+            return items
+        self._unrecorded(("tie", tuple(want)))
         items.sort()           # no draw to follow: lowest player first, and said so
         return items
+
+    def _draw(self, want, take=True):
+        for i, drawn in enumerate(self.draws):
+            if sorted(drawn) == want:
+                return self.draws.pop(i) if take else drawn
+        return None
+
+    def _unrecorded(self, what):
+        self.unrecorded_count += 1
+        if len(self.unrecorded) < KEPT_MAX:
+            self.unrecorded.append(what)
+
+    def add(self, kind, value):
+        """A face or a tie's draw read from the log (the oldest go past ``AHEAD_MAX``)."""
+        if kind == "face":
+            self.faces.append(value)
+            if len(self.faces) > AHEAD_MAX:
+                self.faces.popleft()
+        else:
+            self.draws.append(value)
+            if len(self.draws) > AHEAD_MAX:
+                del self.draws[0]
 
 
 class Contest:
@@ -99,42 +158,52 @@ class Outcome:
 
 
 class Session:
-    """One run of the firmware in the log, from its ``hello``."""
+    """One run of the firmware in the log, from its ``hello``. ``recorded`` and
+    ``replayed`` hold its events only when the replay keeps them (``keep``)."""
 
-    def __init__(self, number, recorded):
+    def __init__(self, number, hello):
         self.number = number
-        self.recorded = recorded           # events as dicts, hello first
+        self.hello = hello
+        self.recorded = [hello]            # events as dicts, hello first (with keep)
         self.replayed = []
         self.difference = None             # (index, recorded, replayed) at the first mismatch
+        self.problem = None                # why the session could not be replayed at all
         self.unrecorded = []
         self.notes = []
-
-    @property
-    def hello(self):
-        return self.recorded[0]
+        self.events = 0                    # events replayed
+        self.read = 0                      # events read from the log
 
 
 class Report:
-    def __init__(self, overrides):
+    def __init__(self, overrides, keep=True):
         self.overrides = overrides
-        self.sessions = []
-        self.contests = []
-        self.skipped = 0          # events before the first hello (a log started mid-session)
-        self.firmware = None
+        self.keep = keep
+        self.sessions = []        # every session (keep), or those with something to say
+        self.session_count = 0
+        self.event_count = 0      # events replayed
+        self.loose_count = 0      # contests re-judged before the first game start
+        self.loose_differing = 0
+        self.failed_count = 0     # sessions that differ or could not be replayed
+        self.contests = []        # every contest (keep), or those that differ
+        self.contest_count = 0    # contests replayed
+        self.differing_count = 0
         self.outcomes = []
-        self.notes = []           # what could not be re-judged, and why
-        self.damaged = []         # records that were not events, left out
-        self.contest_count = 0    # contests replayed (``contests`` may keep only those that differ)
         self.outcome_count = 0
+        self.outcome_differing = 0
+        self.skipped = 0          # events before the first game start (a log started mid-session)
+        self.firmware = None
+        self.notes = []           # what could not be re-judged, and why
+        self.damaged = []         # why records were left out (the first DAMAGED_KEPT)
+        self.damaged_count = 0
 
     @property
     def differences(self):
-        return [s for s in self.sessions if s.difference is not None]
+        return [s for s in self.sessions if s.difference is not None or s.problem is not None]
 
     @property
     def identical(self):
-        loose = [c for c in self.contests if c.session == 0]
-        return bool(self.sessions or loose) and not self.differences and all(c.same for c in loose)
+        return bool(self.session_count or self.loose_count) and not self.failed_count and \
+            not self.loose_differing
 
     def differing(self):
         return [c for c in self.contests if not c.same]
@@ -142,6 +211,31 @@ class Report:
     @property
     def unrecorded(self):
         return [(s.number, u) for s in self.sessions for u in s.unrecorded]
+
+    def damage(self, why):
+        self.damaged_count += 1
+        if len(self.damaged) < DAMAGED_KEPT:
+            self.damaged.append(why)
+
+    def note(self, text):
+        if len(self.notes) < KEPT_MAX:
+            self.notes.append(text)
+
+    def _contest(self, contest, on_contest):
+        self.contest_count += 1
+        if not contest.same:
+            self.differing_count += 1
+        if self.keep or (not contest.same and len(self.contests) < KEPT_MAX):
+            self.contests.append(contest)
+        if on_contest is not None:
+            on_contest(contest)
+
+    def _outcome(self, outcome):
+        self.outcome_count += 1
+        if not outcome.same:
+            self.outcome_differing += 1
+        if self.keep or (not outcome.same and len(self.outcomes) < KEPT_MAX):
+            self.outcomes.append(outcome)
 
 
 class Items:
@@ -161,120 +255,645 @@ class Items:
         return self._items[self._i - 1]
 
 
-def split(events):
-    """(events before the first hello, [session events, ...])."""
-    before = []
-    sessions = []
-    for ev in events:
-        if ev.get("ev") == "hello":
-            sessions.append([ev])
-        elif sessions:
-            sessions[-1].append(ev)
-        else:
-            before.append(ev)
-    return before, sessions
+# checking what a log holds -------------------------------------------------------------
+
+_INT = frozenset(("t p n c lag rank face gap round step ball by closed boxes stream tie_us size ring dropped "
+                  "new lines total").split())
+_TEXT = frozenset(("b line msg mode why reason cause square kind fw capture game purpose start end heading "
+                   "incoming template text phase cmd").split())
+_INT_LISTS = ("players", "draw", "together", "tied")
+_TEXT_LISTS = ("arrows", "corners", "commands")
+_MAY_BE_NULL = (("winner", "p"), ("refuse", "arrows"))
+_INPUTS = ("press", "ignored", "button", "release", "stuck", "unstuck")
+_NAMES = BUTTONS + ARROWS + ("MAIN",)
+_ORDER_FIELDS = {"n": int, "p": int, "rank": int, "lag": int, "b": str, "tie": bool}
+_INT_MAX = 1 << 31
+_SIGNED = ("lag", "gap")      # a press stamped before its contest's first (drained later) lags < 0
 
 
-def rejudge(events, overrides=None, keep=True):
-    """Replay every session of ``events`` (dicts, as ``eventlog.read`` or ``eventlog.iterate``
-    give them), one session at a time as it is read: a long log costs the memory of its
-    longest session. ``keep`` False lets each session's events go once it is compared
-    (the report keeps its contests, outcomes and first difference)."""
-    overrides = dict(overrides or {})
-    report = Report(overrides)
-    before = []
-    current = None
-    for ev in events:
-        problem = damaged(ev)
-        if problem:
-            report.damaged.append(problem)
-            continue
-        if ev.get("ev") == "hello":
-            if current is None:
-                _before_first(before, overrides, report)
-            else:
-                _replay_one(current, overrides, report, keep)
-            current = [ev]
-        elif current is not None:
-            current.append(ev)
-        else:
-            before.append(ev)
-    if current is None:
-        _before_first(before, overrides, report)
-    else:
-        _replay_one(current, overrides, report, keep)
-    return report
+def _type_problem(kind, name, value):  # noqa: PLR0911 - one answer a type
+    if value is None:
+        return None if (kind, name) in _MAY_BE_NULL else "is null"
+    if name in _INT:
+        if type(value) is not int:
+            return "is not a whole number"
+        low = -MAX_T if name in _SIGNED else 0
+        if not low <= value <= (MAX_T if name in _SIGNED or name == "t" else _INT_MAX):
+            return "is out of range"
+    elif name in _TEXT:
+        if not isinstance(value, str):
+            return "is not text"
+        if not value.isascii() and _lone_surrogate(value):
+            return _SURROGATE
+    elif name in _INT_LISTS or name in _TEXT_LISTS:
+        want = int if name in _INT_LISTS else str
+        if not isinstance(value, list) or not all(type(x) is want for x in value):
+            return "is not a list of %s" % ("whole numbers" if want is int else "texts")
+        if want is int and not all(0 <= x <= MAX_BOXES for x in value):
+            return "holds a player that is not 1 to %d" % MAX_BOXES
+        if want is str and _lone_surrogate(value):
+            return _SURROGATE
+    elif name == "forced" and type(value) is not bool:
+        return "is not true or false"
+    elif name == "early" and type(value) is not bool:
+        if not isinstance(value, str):
+            return "is not true, false or a reason"
+        if not value.isascii() and _lone_surrogate(value):
+            return _SURROGATE
+    return None
 
 
-def _before_first(before, overrides, report):
-    """The events before the log's first hello: a log started in the middle of a session."""
-    partial = _from_game_start(before)
-    loose = before[:before.index(partial[1])] if partial is not None else before
-    report.skipped = len(loose)
-    loose = loose_contests(loose, overrides, report.notes)
-    report.contest_count += len(loose)
-    report.contests.extend(loose)
-    if partial is not None:
-        _replay_one(partial, overrides, report, True)
+_SURROGATE = "holds a lone surrogate (not text a board writes in UTF-8)"
+_KINDS = {}     # kind -> (fields it always has, every field it may have)
 
 
-def _replay_one(recorded, overrides, report, keep):
-    session = Session(len(report.sessions) + 1, recorded)
-    if report.firmware is None:
-        report.firmware = session.hello.get("fw")
-    replay_session(session, overrides)
-    report.sessions.append(session)
-    contests = _contests(session)
-    outcomes = _outcomes(session)
-    report.contest_count += len(contests)
-    report.outcome_count += len(outcomes)
-    if not keep:                   # what is the same need not be kept to be reported
-        contests = [c for c in contests if not c.same]
-        outcomes = [o for o in outcomes if not o.same]
-    report.contests.extend(contests)
-    report.outcomes.extend(outcomes)
-    session.events = len(session.replayed)
-    if not keep:
-        session.recorded = [session.hello]
-        session.replayed = []
+def _fields(kind):
+    if kind not in _KINDS:
+        from courtside import events as stream
+        try:
+            always, sometimes = stream.fields_of(kind)
+        except KeyError:
+            return None
+        _KINDS[kind] = (tuple(always), frozenset(always + sometimes + ["ev", "t"]))
+    return _KINDS[kind]
 
 
-_INTS = ("t", "p", "n", "c", "lag", "rank", "face", "gap", "round", "step", "ball")
-_LISTS = ("order", "players", "draw", "arrows", "tied", "together", "corners")
+def _lone_surrogate(value, depth=0):
+    """True when ``value`` holds text with a lone surrogate (not text a board could write
+    in UTF-8), in any string, key or nested value."""
+    if isinstance(value, str):
+        if value.isascii():
+            return False
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            return True
+        return False
+    if depth > 3:
+        return False          # deeper values are refused by their type anyway
+    if isinstance(value, dict):
+        return any(_lone_surrogate(k) or _lone_surrogate(v, depth + 1) for k, v in value.items())
+    if isinstance(value, list):
+        return any(_lone_surrogate(v, depth + 1) for v in value)
+    return False
 
 
 def damaged(ev):
     """Why a record from a log cannot be taken as the event it claims to be, or None: a
-    kind the stream does not have, fields it does not hold, a field of the wrong type."""
-    from courtside import events as stream
+    kind the stream does not have, fields it does not hold, a field of the wrong type or
+    out of range, text with a lone surrogate."""
     kind = ev.get("ev")
     if kind == "log":
         return None
-    fields = {k: v for k, v in ev.items() if k not in ("ev", "t")}
-    try:
-        stream.check(kind, fields)
-    except ValueError as e:
-        return str(e)
-    for name in _INTS:
-        if name in ev and ev[name] is not None and type(ev[name]) is not int:
-            return "%s event: %s is not a whole number" % (kind, name)
-    for name in _LISTS:
-        if name in ev and ev[name] is not None and not isinstance(ev[name], list):
-            return "%s event: %s is not a list" % (kind, name)
-    for name in ("b", "line", "msg", "mode", "why", "reason", "cause", "square", "kind"):
-        if name in ev and ev[name] is not None and not isinstance(ev[name], str):
-            return "%s event: %s is not text" % (kind, name)
-    if kind in ("press", "ignored", "button", "release", "stuck", "unstuck"):
-        names = BUTTONS + ARROWS + ("MAIN",)
-        if not 0 <= ev["p"] <= 4 or ev["b"] not in names or (ev["p"] == 0) != (ev["b"] == "MAIN"):
-            return "%s event: no button %s of box %s" % (kind, ev["b"], ev["p"])
-    if kind in ("verdict", "tie"):
-        for item in list(ev.get("order", ())) + [{"p": q} for q in ev.get("draw", ())]:
-            if not isinstance(item, dict) or type(item.get("p")) is not int:
-                return "%s event: a malformed entry" % kind
-    if kind in ("roll", "bounce") and not 1 <= ev["face"] <= 6:
+    if not isinstance(kind, str) or _lone_surrogate(kind):
+        return "a record whose kind is not text a board writes"
+    known = _fields(kind)
+    if known is None:
+        return "unknown event kind %s" % _shown(kind)
+    problem = _type_problem(kind, "t", ev.get("t"))
+    if problem:
+        return "%s event: t %s" % (kind, problem)
+    if kind == "hello":     # a session boundary whatever it holds: checked as a session starts
+        return "hello event: " + _SURROGATE if _lone_surrogate(ev) else None
+    always, allowed = known
+    for name in always:
+        if name not in ev:
+            return "%s event without %s" % (kind, name)
+    for name, value in ev.items():
+        if name not in allowed:
+            return "%s event with unknown field %s" % (kind, _shown(name))
+        problem = _type_problem(kind, name, value) if name != "ev" else None
+        if problem:
+            return "%s event: %s %s" % (kind, name, problem)
+    return _kind_problem(kind, ev)
+
+
+def _kind_problem(kind, ev):  # noqa: PLR0911 - one check a kind
+    if kind in _INPUTS:
+        if not 0 <= ev["p"] <= MAX_BOXES or ev["b"] not in _NAMES or (ev["p"] == 0) != (ev["b"] == "MAIN"):
+            return "%s event: no button %s of box %s" % (kind, _shown(ev["b"]), ev["p"])
+    elif kind == "verdict":
+        order = ev["order"]
+        if not isinstance(order, list) or not order:
+            return "verdict event: order is not a list of presses"
+        for item in order:
+            if not isinstance(item, dict) or \
+                    not all(type(item.get(k)) is want for k, want in _ORDER_FIELDS.items()):
+                return "verdict event: a malformed entry in its order"
+            if set(item) - set(_ORDER_FIELDS) - {"early"} or not 1 <= item["p"] <= MAX_BOXES or \
+                    item["b"] not in _NAMES or _type_problem("verdict", "early", item.get("early", False)):
+                return "verdict event: a malformed entry in its order"
+            if not 0 <= item["rank"] <= _INT_MAX or not -MAX_T <= item["lag"] <= MAX_T or item["n"] < 0:
+                return "verdict event: a number out of range in its order"
+    elif kind == "order":
+        if not isinstance(ev["order"], list) or not all(type(x) is int and 1 <= x <= MAX_BOXES
+                                                        for x in ev["order"]):
+            return "order event: order is not a list of players"
+    elif kind in ("roll", "bounce") and not 1 <= ev["face"] <= 6:
         return "%s event: face %s" % (kind, ev["face"])
+    elif kind == "settings":
+        return _settings_problem({k: v for k, v in ev.items() if k not in ("ev", "t")}, "settings event")
     return None
+
+
+def _settings_problem(settings, where):
+    try:
+        config.merged(config.DEFAULTS, settings)
+    except ValueError as e:
+        return "%s: %s" % (where, e)
+    return None
+
+
+def _hello_problem(hello):
+    """Why a session's ``hello`` cannot be a board's (so it cannot be replayed), or None."""
+    from courtside import events as stream
+    from courtside.core import MODES
+    always, sometimes = stream.fields_of("hello")
+    for name, value in hello.items():
+        if name not in always and name not in sometimes and name not in ("ev", "t"):
+            return "its hello has a field the stream does not have: %s" % _shown(name)
+        problem = _type_problem("hello", name, value) if name not in ("ev", "settings") else None
+        if problem:
+            return "its hello's %s %s" % (name, problem)
+    boxes = hello.get("boxes", 4)
+    if type(boxes) is not int or not 1 <= boxes <= MAX_BOXES:
+        return "its hello gives %s boxes, where a board has 1 to %d" % (_shown(boxes), MAX_BOXES)
+    mode = hello.get("mode", "dodgeball")
+    if mode not in MODES:
+        return "its hello gives the mode %s, which this firmware does not have" % _shown(mode)
+    if isinstance(hello.get("settings"), dict):
+        return _settings_problem(hello["settings"], "its hello's settings")
+    if hello.get("settings") is not None:
+        return "its hello's settings are not an object"
+    return None
+
+
+def _shown(value):
+    """A value from a log, short and printable, for a message."""
+    text = ascii(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+# reading a log ahead of the core --------------------------------------------------------
+
+class _Log:
+    """The checked events of a log, one at a time, with one event put back."""
+
+    def __init__(self, events, report=None):
+        self.it = iter(events)
+        self.back = []
+        self.report = report
+
+    def next(self):
+        if self.back:
+            return self.back.pop()
+        for ev in self.it:
+            if not isinstance(ev, dict) or ev.get("ev") == "log":   # a log's head line: not an event
+                continue
+            problem = damaged(ev) if self.report is not None else None
+            if problem:
+                self.report.damage(problem)
+                continue
+            return ev
+        return None
+
+    def push(self, ev):
+        self.back.append(ev)
+
+
+def rejudge(events, overrides=None, keep=True, on_contest=None):
+    """Replay every session of ``events`` (dicts, as ``eventlog.read`` or ``eventlog.iterate``
+    give them), each as it is read. ``keep`` False lets every event go once it is compared
+    (the report keeps what differs); ``on_contest`` is called with each contest as soon as
+    both sides have judged it."""
+    overrides = dict(overrides or {})
+    report = Report(overrides, keep)
+    log = _Log(events, report)
+    frozen = hasattr(gc, "freeze")
+    if frozen:      # the objects already made are never garbage: no collection walks them
+        gc.freeze()
+    try:
+        ev = _before_first(log, overrides, report, on_contest)
+        while ev is not None:                           # a hello
+            ev = _session(log, ev, overrides, report, on_contest)
+    finally:
+        if frozen:
+            gc.unfreeze()
+    if keep:
+        report.contests.sort(key=lambda c: (c.session, c.number))
+    return report
+
+
+def _before_first(log, overrides, report, on_contest):
+    """The events before the log's first hello: a log started in the middle of a session.
+    Returns the first hello (or None)."""
+    before = []
+    cut = 0
+    ev = log.next()
+    while ev is not None and ev["ev"] not in ("hello", "start"):
+        if len(before) < LOOSE_MAX:
+            before.append(ev)
+        else:
+            cut += 1
+        ev = log.next()
+    report.skipped = len(before) + cut
+    if cut:
+        report.note("the log starts with %d events before any session or game start: only the first "
+                    "%d were re-judged" % (len(before) + cut, LOOSE_MAX))
+    for contest in loose_contests(before, overrides, report.notes):
+        report.loose_count += 1
+        report.loose_differing += not contest.same
+        report._contest(contest, on_contest)
+    if ev is None or ev["ev"] == "hello":
+        return ev
+    settings = None                 # a game start: replayed from there, behind a made-up hello
+    for e in before:
+        if e["ev"] == "settings":
+            settings = {k: v for k, v in e.items() if k not in ("ev", "t")}
+    hello = {"ev": "hello", "t": ev["t"], "mode": ev.get("mode", "dodgeball"), "boxes": MAX_BOXES,
+             "settings": settings}
+    log.push(ev)
+    return _session(log, hello, overrides, report, on_contest, start=ev)
+
+
+def _session(log, hello, overrides, report, on_contest, start=None):  # noqa: PLR0913, PLR0917
+    """Replay one session from ``hello`` as the log is read; returns the next hello or None."""
+    report.session_count += 1
+    session = Session(report.session_count, hello)
+    if report.firmware is None and start is None:
+        report.firmware = hello.get("fw")
+    run = _Run(session, log, overrides, report, on_contest, start)
+    session.problem = _hello_problem(hello)
+    if session.problem is None and start is not None and not _players_ok(start):
+        session.problem = "its first game start names players that are not boxes 1 to %d" % MAX_BOXES
+    if session.problem is None:
+        run.go()
+    else:
+        run.skip()
+    report.event_count += session.events
+    if session.problem is not None or session.difference is not None:
+        report.failed_count += 1
+    if report.keep or ((session.problem or session.difference or session.notes or session.unrecorded)
+                       and len(report.sessions) < KEPT_MAX):
+        report.sessions.append(session)
+    return run.next_hello
+
+
+def _players_ok(start):
+    players = start.get("players", ())
+    return isinstance(players, list) and all(type(p) is int and 1 <= p <= MAX_BOXES for p in players)
+
+
+class _Side:
+    """One side of the comparison (the board's or the replay's): its games, contests and
+    ends as they come, and the settings in force."""
+
+    def __init__(self):
+        self.game = 0
+        self.now = dict(config.DEFAULTS)
+
+
+class _Run:
+    """One session replayed through the core while its log is read, just ahead.
+
+    For the simulated board it is the script (``next_time``, ``take``, ``last``); for the
+    core's draws the source of recorded chance; it compares each replayed event with the
+    board's as soon as both are there."""
+
+    def __init__(self, session, log, overrides, report, on_contest, start=None, compare=None):  # noqa: PLR0913, PLR0917
+        self.session = session
+        self.log = log
+        self.overrides = overrides
+        self.report = report
+        self.keep = report.keep
+        self.on_contest = on_contest
+        self.start = start              # a session picked up at a game start (no hello of its own)
+        self.next_hello = None
+        self.ended = False              # the session's last event has been read
+        self.heap = []                  # (t, seq, kind, a, b): inputs read, not yet taken
+        self.seq = 0
+        self.read_t = 0
+        self.last = 0
+        self.pins = None
+        self.compare = not overrides if compare is None else compare
+        self.waiting = deque()          # the board's comparable events not yet replayed
+        self.coming = deque()           # the replay's not yet read from the log
+        self.index = 0                  # comparable events matched so far
+        self.releases = {}              # (t, p, b): board's count minus the replay's
+        self.sides = (_Side(), _Side())
+        self.verdicts = ({}, {})        # (game, c) -> verdict, per side, until both are there
+        self.settings_of = {}           # (game, c) -> the settings it was judged with
+        self.presses = {}               # (game, c) -> the board's press events
+        self.ends = {}                  # game -> [mode, board's winner, replay's winner]
+        self.seen = start is None       # the replay's events count from its hello (or start)
+        self.rng = RecordedDraws(more=self._more)
+        set_line = "set " + " ".join("%s=%s" % kv for kv in sorted(overrides.items()))
+        self.set_line = set_line if overrides else None
+
+    # the script the simulated board plays ----------------------------------------------
+
+    def next_time(self):
+        heap = self.heap
+        while not self.ended and \
+                (not heap or (self.read_t < heap[0][0] + AHEAD_US and len(heap) < AHEAD_MAX)):
+            self._read()
+        return heap[0][0] if heap else None
+
+    def take(self):
+        t, _, kind, a, b = heapq.heappop(self.heap)
+        self.last = max(self.last, t)
+        return t, kind, a, b
+
+    def _more(self, found):
+        """Read on (at most ``AHEAD_MAX`` events) until ``found()``: a draw the core asks for."""
+        for _ in range(AHEAD_MAX):
+            if self.ended or found():
+                return
+            self._read()
+
+    def _input(self, t, kind, a, b):
+        self.seq += 1
+        heapq.heappush(self.heap, (t, self.seq, kind, a, b))
+
+    # the board's side, as read ------------------------------------------------------------
+
+    def _read(self):
+        ev = self.log.next()
+        if ev is None or ev["ev"] == "hello":
+            self.next_hello = ev
+            self.ended = True
+            return
+        self.session.read += 1
+        kind = ev["ev"]
+        t = ev["t"]
+        self.read_t = max(self.read_t, t)
+        if kind in _INPUTS and ev["p"] > self.pins.boxes:
+            self.report.damage("%s event: box %d, where the session's hello has %d boxes"
+                               % (kind, ev["p"], self.pins.boxes))
+            return
+        item = input_of(ev, self.pins)
+        if item is not None:
+            self._input(t, *item)
+            if self.set_line and kind == "cmd" and ev["line"].split()[:1] == ["set"]:
+                self._input(t, "cmd", self.set_line, None)     # what if: still in force
+        elif kind in ("roll", "bounce") and not ev["forced"]:
+            self.rng.add("face", ev["face"])
+        elif kind == "tie":
+            self.rng.add("draw", [p - 1 for p in ev["draw"]])
+        if self.keep:
+            self.session.recorded.append(ev)
+        self._judged(0, ev)
+        if not self.compare:
+            return
+        if kind == "release":
+            self._release((t, ev["p"], ev["b"]), 1)
+        elif kind not in NOT_COMPARED:
+            self.waiting.append(_comparable(ev))
+            self._match()
+
+    def _release(self, key, delta):
+        left = self.releases.get(key, 0) + delta
+        if left:
+            self.releases[key] = left
+        else:
+            del self.releases[key]
+
+    def _match(self):
+        waiting, coming = self.waiting, self.coming
+        while waiting and coming:
+            was = waiting.popleft()
+            now = coming.popleft()
+            if was != now:
+                self._differs(was, now)
+                return
+            self.index += 1
+        if len(waiting) > WAITING_MAX or len(coming) > WAITING_MAX:
+            self._differs(waiting[0] if waiting else None, coming[0] if coming else None)
+
+    def _differs(self, was, now):
+        self.session.difference = (self.index, was, now)
+        self.compare = False
+        self.waiting.clear()
+        self.coming.clear()
+        self.releases.clear()
+
+    # the replay's side ---------------------------------------------------------------------
+
+    def _replayed(self, ev):
+        if not self.seen:               # picked up at a game start: from the replay's own start
+            if ev["ev"] != "start":
+                return
+            self.seen = True
+        self.session.events += 1
+        if self.keep:
+            self.session.replayed.append(ev)
+        self._judged(1, ev)
+        if not self.compare:
+            return
+        kind = ev["ev"]
+        if kind == "release":
+            self._release((ev["t"], ev["p"], ev["b"]), -1)
+        elif kind not in NOT_COMPARED:
+            self.coming.append(_comparable(ev))
+            self._match()
+
+    # contests and games, as both sides judge them -------------------------------------------
+
+    def _judged(self, side, ev):
+        kind = ev["ev"]
+        me = self.sides[side]
+        if kind == "hello" and isinstance(ev.get("settings"), dict):
+            me.now.update(ev["settings"])
+        elif kind == "settings":
+            me.now.update({k: v for k, v in ev.items() if k not in ("ev", "t")})
+        elif kind == "start":
+            me.game += 1
+            self.ends.setdefault(me.game, [ev.get("mode"), None, None])
+            self._close_games()
+        elif kind == "winner" and me.game in self.ends:
+            self.ends[me.game][1 + side] = ev
+        elif kind == "press" and side == 0:
+            key = (me.game, ev["c"])
+            self.presses.setdefault(key, []).append(ev)
+            if len(self.presses) > AHEAD_MAX:
+                del self.presses[next(iter(self.presses))]
+        elif kind == "verdict":
+            key = (me.game, ev["c"])
+            if side == 0 or key not in self.settings_of:
+                self.settings_of[key] = dict(me.now)
+            mine, theirs = self.verdicts[side], self.verdicts[1 - side]
+            if key in theirs:
+                pair = (ev, theirs.pop(key)) if side == 0 else (theirs.pop(key), ev)
+                self._contest(key, *pair)
+            else:
+                mine[key] = ev
+                if len(mine) > AHEAD_MAX:           # never judged on the other side
+                    old = next(iter(mine))
+                    self._contest(old, *((mine.pop(old), None) if side == 0 else (None, mine.pop(old))))
+
+    def _contest(self, key, recorded, replayed):
+        contest = Contest(self.session.number, key, recorded, replayed, self.settings_of.pop(key, None))
+        contest.presses = self.presses.pop(key, [])
+        self.report._contest(contest, self.on_contest)
+
+    def _close_games(self, everything=False):
+        done = min(self.sides[0].game, self.sides[1].game)
+        for game in sorted(self.ends):
+            if game < done or everything:
+                mode, was, now = self.ends.pop(game)
+                self.report._outcome(Outcome(self.session.number, game, mode, was, now))
+
+    # running ----------------------------------------------------------------------------
+
+    def go(self):
+        session = self.session
+        hello = session.hello
+        settings = dict(config.DEFAULTS)
+        if isinstance(hello.get("settings"), dict):
+            settings.update(hello["settings"])
+        elif self.start is not None:
+            session.notes.append("the log starts in the middle of a session and shows no settings "
+                                 "before its first game: the defaults are assumed")
+        else:
+            session.notes.append("stream %s logs no settings at start: the defaults are assumed"
+                                 % _shown(hello.get("stream")))
+        try:
+            settings = config.merged(config.DEFAULTS, dict(settings, **self.overrides))
+        except ValueError as e:
+            session.problem = "with the settings asked for: %s" % e
+            return self.skip()
+        self.pins = pins_for(hello.get("boxes", MAX_BOXES))
+        self._judged(0, hello)
+        if self.start is not None:      # bring the core to the game start, unseen
+            start = self.start
+            session.notes.append("the log starts in the middle of a session: replayed from its "
+                                 "first game start, at %.3f s" % (start["t"] / 1e6))
+            for line in ["join %d" % p for p in start.get("players", ())] + ["start"]:
+                self._input(start["t"], "cmd", line, None)
+            self._judged(1, hello)
+            session.replayed.append(hello)
+        elif self.compare:
+            self.waiting.append(_comparable(hello))
+        _run(self.pins, self, settings, self.rng, hello.get("mode", "dodgeball"), self._replayed)
+        while not self.ended:           # what the core never asked for (inputs past its end)
+            self._read()
+        session.unrecorded = self.rng.unrecorded
+        self._finish()
+        return None
+
+    def skip(self):
+        """A session that cannot be replayed: its events are read and let go."""
+        while not self.ended:
+            ev = self.log.next()
+            if ev is None or ev["ev"] == "hello":
+                self.next_hello = ev
+                self.ended = True
+            else:
+                self.session.read += 1
+
+    def _finish(self):
+        for key in sorted(set(self.verdicts[0]) | set(self.verdicts[1])):
+            self._contest(key, self.verdicts[0].get(key), self.verdicts[1].get(key))
+        self._close_games(everything=True)
+        if not self.compare:
+            return
+        if self.waiting or self.coming:
+            self._differs(self.waiting[0] if self.waiting else None, self.coming[0] if self.coming else None)
+        elif self.releases:
+            self._differs("releases", "releases")
+            self.session.difference = (None, "releases", "releases")
+
+
+class _Unseen:
+    """What a replay asks of the core beyond the board's: nothing it shows is seen (a
+    replay has no matrix). A frame asked for is let go without being scaled, capped and
+    compared with the last, and a stage with a ``seen`` flag (the Deathball referee's
+    blinking) is told nobody watches whenever no button is being debounced or held: then
+    the passes it would ask for only to blink cannot change anything the core decides.
+    (While a button is, every pass counts: the debouncer ends its locks and finds stuck
+    buttons in the passes it gets, so a replay keeps the board's passes there.) And each
+    pass's events go to ``take`` as records (dicts, as a log's line reads), not through
+    their text and back; the other effects, for a matrix, lights and buzzer nobody has,
+    are let go. Mixed into ``Core`` by ``_core_class``."""
+
+    take = None
+
+    def step(self, now, ring=None, lines=(), unsent=0):
+        wait_ms = super().step(now, ring, lines, unsent)
+        effects = self.effects
+        if effects:
+            take = self.take
+            for effect in effects:
+                if effect[0] == EVENT:
+                    ev = {k: v if type(v) in _SCALARS else _plain(v) for k, v in effect[3].items()}
+                    ev["ev"] = effect[1]
+                    ev["t"] = effect[2]
+                    take(ev)
+            del effects[:]
+        return wait_ms
+
+    def _frame(self):
+        self.ctx.frame = None
+
+    def _start(self, stage):
+        if hasattr(stage, "seen"):
+            stage.seen = _Watched(self.debouncer)
+        super()._start(stage)
+
+
+_SCALARS = (int, str, bool, type(None))
+
+
+def _plain(value):
+    """``value`` as a log's line would read back: lists for tuples, and a copy, so that
+    nothing the core changes later changes an event already taken."""
+    kind = type(value)
+    if kind is dict:
+        return {k: _plain(v) for k, v in value.items()}
+    if kind is list or kind is tuple:
+        return [_plain(v) for v in value]
+    return value
+
+
+class _Watched:
+    """True (someone watches) while the debouncer is busy, for a stage's ``seen``."""
+
+    def __init__(self, debouncer):
+        self.debouncer = debouncer
+
+    def __bool__(self):
+        return self.debouncer.due_i >= 0     # a lock or timeout still running
+
+
+_CORE = []
+
+
+def _core_class():
+    if not _CORE:
+        from courtside.core import Core
+        _CORE.append(type("ReplayCore", (_Unseen, Core), {}))
+    return _CORE[0]
+
+
+def _run(pins, script, settings, rng, mode, take):  # noqa: PLR0917
+    """The core on the simulated board over ``script``'s inputs, in virtual time, as the
+    driver runs it (``driver.one_pass``), each event it writes handed to ``take`` as a
+    record; while the core has nothing due, time goes straight on to the next input (in
+    jumps short of the tick circle's half)."""
+    from courtside import driver
+    from courtside_sim.board import SimBoard
+    board = SimBoard(pins, script=script)
+    core = _core_class()(pins, settings, rng, now=board.ticks_us(), levels=board.levels(),
+                         capture=board.capture.name, mode=mode)
+    core.take = take
+    lines = []
+    wait_ms = 0
+    one_pass = driver.one_pass
+    while board.advance(wait_ms):
+        wait_ms = one_pass(core, board, lines)
+        if core.idle:
+            wait_ms = IDLE_JUMP_MS
+    return core
 
 
 def _settings_of(events):
@@ -291,11 +910,12 @@ def loose_contests(events, overrides=None, notes=None):
     """Re-judge the Dodge Ball presses of a log's part before any session or game start,
     through the core from a game started just before the first of them with the players
     they come from; returns Contests (session 0). ``notes`` gets what cannot be judged.
+    ``events`` must be checked events (as ``damaged`` finds none wrong).
 
     The board's press and contest numbers had run on before the log began, the replay's
     start at 1: each replayed verdict is matched to the board's by its presses, in order."""
     notes = [] if notes is None else notes
-    presses = [e for e in events if e.get("ev") == "press" and isinstance(e.get("t"), int)]
+    presses = [e for e in events if e.get("ev") == "press"]
     if any(e.get("ev") in ("move", "setup", "turn") for e in events):
         notes.append("the log starts in the middle of a Deathball game: its moves cannot be "
                      "re-judged without the game's start")
@@ -303,14 +923,20 @@ def loose_contests(events, overrides=None, notes=None):
         return []
     first = events.index(presses[0])
     settings = dict(_settings_of(events[:first]), **(overrides or {}))
+    try:
+        settings = config.merged(config.DEFAULTS, settings)
+    except ValueError as e:
+        notes.append("the presses before the first game start were not re-judged: %s" % e)
+        return []
     players = sorted({e["p"] for e in presses})
     players += [b for b in (1, 2, 3, 4) if b not in players][:max(0, 2 - len(players))]
-    hello = {"ev": "hello", "t": presses[0]["t"], "mode": "dodgeball", "boxes": 4,
-             "settings": settings, "from_start": True}
+    hello = {"ev": "hello", "t": presses[0]["t"], "mode": "dodgeball", "boxes": MAX_BOXES,
+             "settings": settings}
     # the game starts a millisecond before the first press (a pass takes edges before lines)
     start = {"ev": "start", "t": max(0, presses[0]["t"] - 1000), "mode": "dodgeball", "players": players}
-    session = Session(0, [hello, start] + events[first:])
-    replay_session(session, overrides, compare=False)
+    report = Report(overrides or {}, keep=True)
+    session = Session(0, hello)
+    _Run(session, _Log(events[first:]), overrides or {}, report, None, start, compare=False).go()
     board_n = [e["n"] for e in presses]
     replay_n = [e["n"] for e in session.replayed if e.get("ev") == "press"]
     to_board = dict(zip(replay_n, board_n))
@@ -318,7 +944,7 @@ def loose_contests(events, overrides=None, notes=None):
     recorded = {}
     for v in events:
         if v.get("ev") == "verdict":
-            recorded[tuple(o.get("n") for o in v.get("order", ()))] = v
+            recorded[tuple(o["n"] for o in v["order"])] = v
     out = []
     for mine in (e for e in session.replayed if e.get("ev") == "verdict"):
         order = [dict(o, n=to_board.get(o["n"], o["n"])) for o in mine["order"]]
@@ -331,7 +957,8 @@ def loose_contests(events, overrides=None, notes=None):
                 notes.append("contest %s was already open when the log began: not re-judged"
                              % held.get("c"))
                 continue
-        c_number = board.get("c") if board else logged[order[0]["n"]].get("c")
+        first_press = logged.get(order[0]["n"])
+        c_number = board.get("c") if board else first_press.get("c") if first_press else mine.get("c")
         mine = dict(mine, c=c_number, order=order)
         c = Contest(0, (0, c_number), board, mine, dict(settings))
         c.presses = [logged[o["n"]] for o in order if o["n"] in logged]
@@ -341,65 +968,6 @@ def loose_contests(events, overrides=None, notes=None):
                      "a game started at its first press; an answer to a throw made before the "
                      "log began reads as early" % len(out))
     return out
-
-
-def _from_game_start(events):
-    """A log that starts after its board did (a monitor attached to a running board) is
-    replayed from its first game start, when everything the core holds is known: the
-    mode, the players, and the settings as its last ``settings`` event gave them. Returns
-    the events from there, behind a made-up ``hello`` (None when no game starts)."""
-    settings = None
-    for i, ev in enumerate(events):
-        kind = ev.get("ev")
-        if kind == "settings":
-            settings = {k: v for k, v in ev.items() if k not in ("ev", "t")}
-        elif kind == "start":
-            hello = {"ev": "hello", "t": ev["t"], "mode": ev.get("mode", "dodgeball"), "boxes": 4,
-                     "settings": settings, "from_start": True}
-            return [hello] + events[i:]
-    return None
-
-
-def replay_session(session, overrides, compare=True):
-    hello = session.hello
-    settings = dict(config.DEFAULTS)
-    if isinstance(hello.get("settings"), dict):
-        settings.update(hello["settings"])
-    elif hello.get("from_start"):
-        session.notes.append("the log starts in the middle of a session and shows no settings "
-                             "before its first game: the defaults are assumed")
-    else:
-        session.notes.append("stream %s logs no settings at start: the defaults are assumed"
-                             % hello.get("stream"))
-    settings.update(overrides)
-    settings = config.merged(config.DEFAULTS, settings)
-    pins = pins_for(hello.get("boxes", 4))
-    rng = draws_of(session.recorded)
-    items = inputs(session.recorded, pins, overrides)
-    out = []
-    core_mode = hello.get("mode", "dodgeball")
-    if hello.get("from_start"):   # bring the core to the game start, unseen
-        start = session.recorded[1]
-        session.notes.append("the log starts in the middle of a session: replayed from its "
-                             "first game start, at %.3f s" % (start["t"] / 1e6))
-        lines = ["join %d" % p for p in start.get("players", ())] + ["start"]
-        items[:0] = [(start["t"], "cmd", line, None) for line in lines]
-    _run(pins, Items(items), settings, rng, core_mode, out.append)
-    session.replayed = [e for e in map(event, out) if e is not None]
-    if hello.get("from_start"):
-        starts = [i for i, e in enumerate(session.replayed) if e["ev"] == "start"]
-        session.replayed = [hello] + session.replayed[starts[0]:] if starts else [hello]
-    session.unrecorded = rng.unrecorded
-    if compare and not overrides:
-        session.difference = first_difference(session.recorded, session.replayed)
-        if session.difference is None and _releases(session.recorded) != _releases(session.replayed):
-            session.difference = (None, "releases", "releases")
-
-
-def _run(pins, script, settings, rng, mode, out):
-    from courtside_sim.board import SimBoard
-    from courtside_sim.headless import run
-    run(SimBoard(pins, script=script, out=out), settings, rng=rng, mode=mode)
 
 
 def pins_for(boxes):
@@ -413,18 +981,18 @@ def pins_for(boxes):
     return Pins(data)
 
 
-def draws_of(events):
-    faces = []
-    draws = []
-    for ev in events:
-        kind = ev.get("ev")
-        if kind == "roll" and not ev.get("forced"):
-            faces.append(ev["face"])
-        elif kind == "bounce" and not ev.get("forced"):
-            faces.append(ev["face"])
-        elif kind == "tie":
-            draws.append([p - 1 for p in ev["draw"]])
-    return RecordedDraws(faces, draws)
+def input_of(ev, pins):
+    """The input a board had for a (checked) log record, as the simulated board takes it:
+    ("cmd", line, None) or ("edge", button id, closed); None for a record that is not an
+    input. A press is an edge at its first edge's time, a release likewise."""
+    kind = ev["ev"]
+    if kind == "cmd":
+        return "cmd", ev["line"], None
+    if kind in ("press", "ignored", "button"):
+        return "edge", _button_of(ev, pins), True
+    if kind in ("release", "unstuck"):
+        return "edge", _button_of(ev, pins), False
+    return None
 
 
 def _button_of(ev, pins):
@@ -434,41 +1002,6 @@ def _button_of(ev, pins):
         return pins.main_id
     k = BUTTONS.index(name) if name in BUTTONS else ARROWS.index(name)
     return 4 * (p - 1) + k
-
-
-def inputs(events, pins, overrides=None):
-    """The edges and lines a board had, as simulator inputs (t, kind, a, b), from a
-    session's input records: every debounced press and release of every button, at its
-    first edge, and every command line."""
-    items = []
-    override_line = "set " + " ".join("%s=%s" % kv for kv in sorted((overrides or {}).items()))
-    for ev in events:
-        kind = ev.get("ev")
-        if kind == "cmd":
-            items.append((ev["t"], "cmd", ev["line"], None))
-            if overrides and ev["line"].split()[:1] == ["set"]:
-                items.append((ev["t"], "cmd", override_line, None))   # what if: still in force
-        elif kind in ("press", "ignored", "button"):
-            items.append((ev["t"], "edge", _button_of(ev, pins), True))
-        elif kind in ("release", "unstuck"):
-            items.append((ev["t"], "edge", _button_of(ev, pins), False))
-    return items
-
-
-def first_difference(recorded, replayed):
-    """(index, recorded, replayed) at the first event that differs, or None.
-
-    Releases are compared apart, in time order: the log says when a contact opened, not
-    in which pass of the loop the debouncer let it go, so two releases noticed close
-    together may come out of the replay in the other order."""
-    a = [e for e in map(_comparable, recorded) if e is not None]
-    b = [e for e in map(_comparable, replayed) if e is not None]
-    for i in range(max(len(a), len(b))):
-        x = a[i] if i < len(a) else None
-        y = b[i] if i < len(b) else None
-        if x != y:
-            return i, x, y
-    return None
 
 
 def _comparable(ev):
@@ -481,53 +1014,5 @@ def _comparable(ev):
     return out
 
 
-def _releases(events):
-    return sorted((e["t"], e["p"], e["b"]) for e in events if e.get("ev") == "release")
-
-
 def _verdict_key(v):
     return v.get("c"), v.get("order")   # the window it was judged with is not the verdict
-
-
-def _contests(session):
-    recorded = {}
-    replayed = {}
-    settings = {}
-    presses = {}
-    for events, into in ((session.recorded, recorded), (session.replayed, replayed)):
-        game = 0
-        now = dict(config.DEFAULTS)
-        for ev in events:
-            kind = ev.get("ev")
-            if kind == "hello" and isinstance(ev.get("settings"), dict):
-                now.update(ev["settings"])
-            elif kind == "settings":
-                now.update({k: v for k, v in ev.items() if k not in ("ev", "t")})
-            elif kind == "start":
-                game += 1
-            elif kind == "press" and into is recorded:
-                presses.setdefault((game, ev["c"]), []).append(ev)
-            elif kind == "verdict":
-                into[(game, ev["c"])] = ev
-                if into is recorded or (game, ev["c"]) not in settings:
-                    settings[(game, ev["c"])] = dict(now)
-    out = []
-    for key in sorted(set(recorded) | set(replayed)):
-        contest = Contest(session.number, key, recorded.get(key), replayed.get(key), settings.get(key))
-        contest.presses = presses.get(key, [])
-        out.append(contest)
-    return out
-
-
-def _outcomes(session):
-    """Every game of the session, with its ending on the board and in the replay."""
-    games = {}
-    for events, side in ((session.recorded, 0), (session.replayed, 1)):
-        game = 0
-        for ev in events:
-            if ev.get("ev") == "start":
-                game += 1
-                games.setdefault(game, [ev.get("mode"), None, None])
-            elif ev.get("ev") == "winner" and game in games:
-                games[game][1 + side] = ev
-    return [Outcome(session.number, g, mode, was, now) for g, (mode, was, now) in sorted(games.items())]

@@ -117,6 +117,9 @@ class RefereeMode(Stage):
 
     name = "referee"
     buttons = ARROWS
+    # False where nobody watches the matrix (a replay): the player to move does not blink,
+    # so a game waiting for a move asks for no pass until its next input.
+    seen = True
 
     def __init__(self):
         self.dice = None
@@ -394,7 +397,7 @@ class RefereeMode(Stage):
 
     def _blink(self, ctx, now):
         """Blink the player to move (or the set-up cursor, or the winner)."""
-        if self.game.phase not in (engine.PLAY, engine.SETUP, engine.OVER):
+        if not self.seen or self.game.phase not in (engine.PLAY, engine.SETUP, engine.OVER):
             return None
         if clock.diff(now, self.blink_at) >= _BLINK_MS * 1000:
             self.blink_at = now
