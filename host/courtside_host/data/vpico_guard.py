@@ -131,36 +131,73 @@ class MpyCheck:
 
 _SPACE = b" \t\r\n\f\v\\"
 _AFTER_DOT = (b"native", b"viper", b"asm_")
+_CODE, _COMMENT, _QUOTES, _STRING, _ESCAPE, _DECORATOR = range(6)
 
 
 class SourceCheck:
-    """Feed source bytes in order; ``native`` turns True once a native-code decorator
-    (``@micropython.native``, ``.viper``, ``.asm_...``, spaces and line continuations
-    allowed between its parts) has gone past."""
+    """Feed Python source bytes in order; ``native`` turns True once a native-code
+    decorator (``@micropython.native``, ``.viper``, ``.asm_...``, with spaces and line
+    continuations allowed between its parts) has gone past in the code itself: the same
+    words in a string or a comment are not code (``mpremote`` sends files as string
+    literals)."""
 
     def __init__(self):
         self.native = False
-        self._state = None       # None: looking for "@"; else (step, matched so far)
+        self._mode = _CODE
+        self._quote = 0           # the quote byte of the string (or quotes) being read
+        self._count = 0           # quotes in a row: at the start, or at the end of a long string
+        self._long = False        # a triple-quoted string
+        self._deco = (0, b"")     # the decorator's step and what of its word matched
 
     def feed(self, chunk):
-        chunk = bytes(chunk)
-        i, n = 0, len(chunk)
-        while i < n and not self.native:
-            if self._state is None:
-                i = chunk.find(b"@", i)
-                if i < 0:
-                    return False
-                self._state = (0, b"")
-                i += 1
-                continue
-            if not self._step(chunk[i]):
-                self._state = None
-                continue                         # the byte itself may be an "@"
-            i += 1
+        for c in bytes(chunk):
+            if self.native:
+                break
+            self._byte(c)
         return self.native
 
+    def _byte(self, c):
+        mode = self._mode
+        if mode == _CODE:
+            if c == 0x23:                                   # "#"
+                self._mode = _COMMENT
+            elif c in (0x22, 0x27):                         # a quote opens a string
+                self._mode, self._quote, self._count = _QUOTES, c, 1
+            elif c == 0x40:                                 # "@": perhaps a decorator
+                self._mode, self._deco = _DECORATOR, (0, b"")
+        elif mode == _COMMENT:
+            if c == 0x0A:
+                self._mode = _CODE
+        elif mode == _QUOTES:                               # after 1 or 2 opening quotes
+            if c == self._quote and self._count == 1:
+                self._count = 2
+            elif c == self._quote:
+                self._mode, self._long, self._count = _STRING, True, 0
+            elif self._count == 2:                          # '' or "": an empty string
+                self._mode = _CODE
+                self._byte(c)
+            else:
+                self._mode, self._long, self._count = _STRING, False, 0
+                self._byte(c)
+        elif mode == _STRING:
+            if c == 0x5C:                                   # a backslash: the next byte is text
+                self._mode, self._count = _ESCAPE, 0
+            elif c == self._quote:
+                self._count += 1
+                if not self._long or self._count == 3:
+                    self._mode = _CODE
+            else:
+                self._count = 0
+                if c == 0x0A and not self._long:
+                    self._mode = _CODE                      # an unclosed string ends at the line
+        elif mode == _ESCAPE:
+            self._mode = _STRING
+        elif not self._step(c):                             # the decorator did not match
+            self._mode = _CODE
+            self._byte(c)
+
     def _step(self, c):
-        step, got = self._state
+        step, got = self._deco
         space = c in _SPACE
         if step == 0:                            # spaces, then "micropython"
             if space and not got:
@@ -168,14 +205,14 @@ class SourceCheck:
             got += bytes((c,))
             if not b"micropython".startswith(got):
                 return False
-            self._state = (1, b"") if got == b"micropython" else (0, got)
+            self._deco = (1, b"") if got == b"micropython" else (0, got)
             return True
         if step == 1:                            # spaces, then "."
             if space:
                 return True
             if c != 0x2E:
                 return False
-            self._state = (2, b"")
+            self._deco = (2, b"")
             return True
         if space and not got:                    # step 2: spaces, then the emitter's name
             return True
@@ -184,7 +221,7 @@ class SourceCheck:
             return False
         if got in _AFTER_DOT:
             self.native = True
-        self._state = (2, got)
+        self._deco = (2, got)
         return True
 
     def end(self):
