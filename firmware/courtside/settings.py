@@ -81,7 +81,10 @@ def parse(words):
             raise ValueError("expected name=value, got %s" % quoted(word))
         if name in changes:
             raise ValueError("%s given twice" % name)
-        changes[name] = check(name, value)
+        changes[name] = value
+    for word in words:                    # then the values, in the order given
+        name = word.partition("=")[0]
+        changes[name] = check(name, changes[name])
     if not changes:
         raise ValueError("set needs at least one name=value")
     return changes

@@ -134,6 +134,16 @@ _AFTER_DOT = (b"native", b"viper", b"asm_")
 _CODE, _COMMENT, _QUOTES, _STRING, _ESCAPE, _DECORATOR = range(6)
 
 
+def _first(data, start, these):
+    """The index of the first of the bytes ``these`` in ``data`` from ``start`` (or its end)."""
+    best = len(data)
+    for c in these:
+        at = data.find(bytes((c,)), start, best)
+        if 0 <= at < best:
+            best = at
+    return best
+
+
 class SourceCheck:
     """Feed Python source bytes in order; ``native`` turns True once a native-code
     decorator (``@micropython.native``, ``.viper``, ``.asm_...``, with spaces and line
@@ -150,10 +160,24 @@ class SourceCheck:
         self._deco = (0, b"")     # the decorator's step and what of its word matched
 
     def feed(self, chunk):
-        for c in bytes(chunk):
-            if self.native:
-                break
-            self._byte(c)
+        chunk = bytes(chunk)
+        i, n = 0, len(chunk)
+        while i < n and not self.native:
+            # Jump over what cannot change the state (most of a file), a byte at a time only
+            # where something may begin or end.
+            mode = self._mode
+            if mode == _CODE:
+                j = _first(chunk, i, b"#'\"@")
+            elif mode == _COMMENT:
+                j = _first(chunk, i, b"\n")
+            elif mode == _STRING and self._count == 0:
+                j = _first(chunk, i, bytes((self._quote, 0x5C)) + (b"" if self._long else b"\n"))
+            else:
+                j = i
+            if j >= n:
+                return self.native
+            self._byte(chunk[j])
+            i = j + 1
         return self.native
 
     def _byte(self, c):
