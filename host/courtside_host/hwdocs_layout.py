@@ -66,7 +66,8 @@ def member_holes(svg_text: str) -> dict:
     out = {}
     for el in ET.fromstring(svg_text).iter("{http://www.w3.org/2000/svg}g"):
         if el.get("class") == "part" and el.get("data-ref"):
-            for point, pin in zip(el.get("data-terminals").split(), el.get("data-pins").split()):
+            terminals = (el.get("data-terminals") or "").split()
+            for point, pin in zip(terminals, (el.get("data-pins") or "").split()):
                 x, y = (float(v) for v in point.split(","))
                 col, row = (x - X0 - P / 2) / P, (y - Y0 - P / 2) / P
                 if col == int(col) and row == int(row) and 0 <= col < COLS and 0 <= row < ROWS:
@@ -333,7 +334,7 @@ def _right_parts(s: Svg, data: dict, sources: dict, starts: dict, colours: dict)
     s.polyline([(x1, y2), (x1, y1 + 6), (x1 + 8, y1), (x2 - 8, y1), (x2, y1 + 6), (x2, y2), (x1, y2)],
                fill="#444444", stroke="#111111", width=0.8)
     s.out[-1] = s.out[-1].replace("<polyline ", '<polyline class="cover" ')
-    for x_col, pin in ((e, "E"), (base, "B"), (col, "C")):
+    for x_col, pin in ((e, "E"), (base, "B"), (col, "C")):  # type: ignore[assignment]
         x, y = hole(x_col, b + 3)
         s.circle(x, y, 3, fill="#cccccc", stroke="#111111", width=0.8)
         s.text(x, y - 5, pin, anchor="middle", size=6, fill="#ffffff", cls="onpart")

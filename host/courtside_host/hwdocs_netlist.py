@@ -183,7 +183,8 @@ def _terminals(root) -> list:
             if len(names) != len(points):
                 raise ValueError("part %s has %d terminals and %d pin names"
                                  % (el.get("data-ref"), len(points), len(names)))
-            out += [(p, "%s.%s" % (el.get("data-ref"), n), None) for p, n in zip(points, names)]
+            out += [(p, "%s.%s" % (el.get("data-ref"), n), None)  # type: ignore[misc]
+                    for p, n in zip(points, names)]
     return out
 
 

@@ -304,7 +304,7 @@ def _type_problem(kind, name, value):  # noqa: PLR0911 - one answer a type
 
 
 _SURROGATE = "holds a lone surrogate (not text a board writes in UTF-8)"
-_KINDS = {}     # kind -> (fields it always has, every field it may have)
+_KINDS: dict = {}     # kind -> (fields it always has, every field it may have)
 
 
 def _fields(kind):
@@ -865,7 +865,7 @@ class _Watched:
         return self.debouncer.due_i >= 0     # a lock or timeout still running
 
 
-_CORE = []
+_CORE: list = []
 
 
 def _core_class():

@@ -16,7 +16,7 @@ import time
 from machine import *  # noqa: F403 - the unix port's machine, completed below
 from vpico_port import tell as _tell
 
-del mem8, mem16, mem32     # noqa: F821 - any address of the laptop's process, not a Pico's
+del mem8, mem16, mem32     # type: ignore[name-defined]  # noqa: F821 - any address of the laptop's process, not a Pico's
 __name__ = "machine"
 _offset = [0]              # seconds the RTC was set ahead of the host clock
 

@@ -39,7 +39,8 @@ class _Implementation(tuple):
 
 
 # No native code runs here (vpico_guard), so none is offered: no architecture in _mpy.
-implementation = _Implementation((_sys.implementation.name, _sys.implementation.version,
+implementation = _Implementation((  # type: ignore[assignment]
+    _sys.implementation.name, _sys.implementation.version,
                                   _sys.implementation._machine, _sys.implementation._mpy & ~(0xF << 10),
                                   _sys.implementation._build))
 del vpico_port, _sys
