@@ -60,11 +60,9 @@ def check(name, value):
 
 
 def merged(current, changes):
-    """A new settings dict with ``changes`` applied, or ValueError and nothing applied.
-    Names are checked in sorted order, so that with two bad ones every runtime names the
-    same (MicroPython's dicts keep no order)."""
+    """A new settings dict with ``changes`` applied, or ValueError and nothing applied."""
     out = dict(current)
-    for name in sorted(changes):
+    for name in changes:
         out[name] = check(name, changes[name])
     if out["tie_us"] >= out["contest_ms"] * 1000:
         raise ValueError("tie_us must be shorter than contest_ms")
@@ -72,8 +70,7 @@ def merged(current, changes):
 
 
 def parse(words):
-    """``["tie_us=800", "sound=0"]`` -> dict of checked values; ValueError on the first bad
-    word, in the order given (the same word on every runtime)."""
+    """``["tie_us=800", "sound=0"]`` -> dict; ValueError on a malformed word."""
     changes = {}
     for word in words:
         name, eq, value = word.partition("=")
@@ -82,9 +79,6 @@ def parse(words):
         if name in changes:
             raise ValueError("%s given twice" % name)
         changes[name] = value
-    for word in words:                    # then the values, in the order given
-        name = word.partition("=")[0]
-        changes[name] = check(name, changes[name])
     if not changes:
         raise ValueError("set needs at least one name=value")
     return changes
