@@ -16,6 +16,7 @@ from courtside import driver
 from courtside.core import LINES_PER_PASS, Core
 from courtside.fair import Fair, seeded
 from courtside.pins import load
+from quietboard import Quiet
 
 BURST = 2000
 
@@ -47,7 +48,7 @@ def test_a_burst_on_the_virtual_pico_is_answered_line_by_line(vpico):
     assert "error" not in kinds and "hello" not in kinds     # no fault, no restart
 
 
-class _Board:
+class _Board(Quiet):
     """The hardware interface with a queue of lines waiting to be read."""
 
     def __init__(self, lines):
@@ -67,17 +68,6 @@ class _Board:
     def write_line(self, text):
         self.written.append(text)
 
-    def show(self, frame):
-        pass
-
-    def led(self, box, on):
-        pass
-
-    def tone(self, freq, ms):
-        pass
-
-    def service(self, now):
-        pass
 
 
 def test_one_pass_takes_a_bounded_number_of_lines_and_asks_for_the_next_at_once():

@@ -83,7 +83,6 @@ CEILINGS = {
     "courtside.debounce:Debouncer._turn": 11,
     "courtside.debounce:Debouncer._plan": 11,
     "courtside.debounce:Debouncer._candidate": 11,
-    "courtside.debounce:Debouncer.held_us": 11,
     "courtside.core:Core._edges": 11,
     "courtside.core:Core._count": 11,
     "courtside.core:Core._closing": 11,

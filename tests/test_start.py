@@ -11,6 +11,7 @@ import types
 import pytest
 from conftest import ROOT
 from courtside import start
+from quietboard import Quiet
 
 PINMAP = str(ROOT / "hardware" / "pinmap.json")
 
@@ -94,7 +95,7 @@ def _failing_board(board, fail):
     """A Pico layer whose loop fails as ``fail`` says on its third pass."""
     from courtside.ring import Ring
 
-    class Pico:
+    class Pico(Quiet):
         def __init__(self, pins, settings):
             self.pins = pins
             self.ring = Ring(16)
@@ -121,17 +122,6 @@ def _failing_board(board, fail):
         def write_line(self, text):
             board.calls.append(("line", json.loads(text)["ev"]))
 
-        def show(self, frame):
-            pass
-
-        def led(self, box, on):
-            pass
-
-        def tone(self, freq, ms):
-            pass
-
-        def service(self, now):
-            pass
 
         def random_bytes(self, n):
             return bytes(n)

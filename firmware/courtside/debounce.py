@@ -149,7 +149,3 @@ class Debouncer:
             return -1
         left = diff(self.due_at, now)
         return left if left > 0 else 0
-
-    def held_us(self, i, now):
-        """How long button ``i`` has been down (0 when up)."""
-        return diff(now, self.since[i]) if self.down[i] else 0
