@@ -19,7 +19,6 @@ replay runs it (frames unbuilt, no blinking while nothing is debounced).
 
 import os
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -97,13 +96,11 @@ def _replay(path, runs):
     for _ in range(runs):
         start = time.perf_counter()
         with open(os.devnull, "w") as sink:
-            child = subprocess.Popen([sys.executable, "-m", "courtside_host.cli", "replay", path],
-                                     stdout=sink, stderr=sink, env=env, cwd=ROOT)
-            _, status, usage = os.wait4(child.pid, 0)
+            status, cpu_s, peak_mb = replaylogs.measured(["replay", path], sink, env=env, cwd=ROOT)
         wall.append(time.perf_counter() - start)
-        cpu.append(usage.ru_utime + usage.ru_stime)
-        peaks.append(usage.ru_maxrss / 1024)
-    return statistics.median(cpu), statistics.median(wall), max(peaks), os.waitstatus_to_exitcode(status)
+        cpu.append(cpu_s)
+        peaks.append(peak_mb)
+    return statistics.median(cpu), statistics.median(wall), max(peaks), status
 
 
 def _reading(path):

@@ -4,6 +4,7 @@ Dodge Ball session made quickly by repeating a contest.
     text = stream("dodgeball_round")           # the simulator's stream for a worked script
     events = play([{"t": 0, "cmd": "ping"}])    # the stream for inputs given here, as dicts
     long_session(path, 6000)                    # one session of 6,000 contests, about 4.8 MB
+    status, cpu_s, peak_mb = measured(["replay", path], out)   # a courtside command's cost
 """
 
 import json
@@ -34,6 +35,34 @@ def play(script):
         with open(path, "w") as f:
             f.write("".join(json.dumps(item) + "\n" for item in script))
         return [json.loads(line) for line in _simulate(path).splitlines()]
+
+
+# The child writes its own high-water mark as it exits. The kernel's figure for a child
+# (``wait4``'s ``ru_maxrss``) is no use here: it includes the image the child had between
+# fork and exec, which is a copy of this process, so a test run inside a large pytest
+# process reads the size of pytest. ``VmHWM`` belongs to the program the child exec'd.
+_REPORT_PEAK = """
+import atexit, runpy, sys
+def _peak(path=sys.argv[1]):
+    with open("/proc/self/status") as status, open(path, "w") as out:
+        out.write("".join(line for line in status if line.startswith("VmHWM")))
+atexit.register(_peak)
+sys.argv = ["courtside"] + sys.argv[2:]
+runpy.run_module("courtside_host.cli", run_name="__main__", alter_sys=True)
+"""
+
+
+def measured(arguments, out, env=None, cwd=None):
+    """(exit status, processor seconds, peak resident MB) of ``courtside ARGUMENTS`` run in
+    a child process of its own, its output to the open file ``out``."""
+    with tempfile.TemporaryDirectory() as folder:
+        report = os.path.join(folder, "peak")
+        child = subprocess.Popen([sys.executable, "-c", _REPORT_PEAK, report] + list(arguments),
+                                 stdout=out, stderr=subprocess.STDOUT, env=env, cwd=cwd)
+        _, status, usage = os.wait4(child.pid, 0)
+        with open(report) as f:
+            peak_kb = int(f.read().split()[1])
+    return os.waitstatus_to_exitcode(status), usage.ru_utime + usage.ru_stime, peak_kb / 1024
 
 
 PERIOD_US = 10_000_000

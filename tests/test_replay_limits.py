@@ -276,8 +276,9 @@ def test_a_long_single_session_replays_in_bounded_memory(tmp_path):
     replaylogs.long_session(short_log, 20)
     peaks = {}
     for name, path in (("short", short_log), ("long", long_log)):
-        code, out, peak_mb = _peak([sys.executable, "-m", "courtside_host.cli", "replay", str(path)],
-                                   tmp_path / (name + ".out"))
+        with open(tmp_path / (name + ".out"), "w") as f:
+            code, _, peak_mb = replaylogs.measured(["replay", str(path)], f)
+        out = (tmp_path / (name + ".out")).read_text()
         out = " ".join(out.split())
         assert code == 0 and "identical to the log" in out, out[-2000:]
         peaks[name] = peak_mb
@@ -285,15 +286,6 @@ def test_a_long_single_session_replays_in_bounded_memory(tmp_path):
     assert long_log.stat().st_size > 4e6
     assert peaks["long"] < rp.MEMORY_MB, peaks
     assert peaks["long"] < peaks["short"] + 12, peaks        # the log's length is not in it
-
-
-def _peak(command, out_path):
-    """(exit status, stdout, peak resident MB) of ``command`` run as a child of its own."""
-    with open(out_path, "w") as out:
-        child = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT)
-        _, status, usage = os.wait4(child.pid, 0)
-    child.returncode = os.waitstatus_to_exitcode(status)
-    return child.returncode, out_path.read_text(), usage.ru_maxrss / 1024
 
 
 def test_many_sessions_keep_nothing_that_is_the_same(worked):
