@@ -313,3 +313,40 @@ def test_a_log_that_is_a_folder_or_timelines_that_cannot_be_written_are_refused(
     (tmp_path / "taken").write_text("a file where the pictures should go")
     assert replay(log, "--svg", str(tmp_path / "taken")) == 2
     assert "File exists" in capsys.readouterr().err
+
+
+def test_a_replay_draws_nothing_and_lights_nothing(worked, monkeypatch):
+    """A replay has no matrix, box lights or buzzer: no stage draws a frame, no light
+    pattern or tune is started, and every worked log still replays identical."""
+    from courtside import display, lights, tones
+    from courtside.deathball import view
+    drawn = Counter()
+
+    def counted(module, name):
+        real = getattr(module, name)
+
+        def wrapper(*args, **kwargs):
+            drawn[name] += 1
+            return real(*args, **kwargs)
+        monkeypatch.setattr(module, name, wrapper)
+
+    for module, names in ((view, ("board", "face", "bars", "clear", "corner_arrow", "wall_arrow")),
+                          (display, ("lobby", "contest", "blank"))):
+        for name in names:
+            counted(module, name)
+    counted(lights.Lights, "set")
+    counted(tones.Tunes, "play")
+    for name in replaylogs.WORKED:
+        report = rp.rejudge([event(line) for line in worked[name].splitlines()])
+        assert report.identical, name
+    assert drawn == Counter(), drawn
+    # where a matrix is watched, the same counters see the lobby drawn and its LEDs set
+    from courtside import settings as config
+    from courtside.clock import Timeline
+    from courtside.lobby import Lobby
+    from courtside.stage import Context
+    ctx = Context(dict(config.DEFAULTS), None, 4, Timeline(0), [], 0)
+    lobby = Lobby("dodgeball")
+    lobby.start(ctx)
+    lobby.press(ctx, 0, 0, 0)
+    assert drawn["lobby"] == 2 and drawn["set"] == 1 and drawn["play"] == 1, drawn

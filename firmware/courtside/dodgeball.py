@@ -21,7 +21,8 @@ class DodgeBall(Stage):
 
     def start(self, ctx):
         self.arbiter = Arbiter(ctx.settings, ctx.rng)
-        ctx.show(display.blank())
+        if ctx.seen:
+            ctx.show(display.blank())
         for box in ctx.players:
             ctx.light(box, lights.OFF)
 
@@ -96,6 +97,8 @@ def _ignored(ctx, box, button, stamp):
 
 def _show_arrivals(ctx, contest):
     """Until the verdict the matrix shows arrivals, one band each, in time order."""
+    if not ctx.seen:
+        return
     ref = contest.first
     arrived = sorted(contest.presses, key=lambda q: (diff(q.stamp, ref), q.n))
     ctx.show(display.contest([[q.player] for q in arrived],
@@ -126,6 +129,8 @@ def _log_tie(ctx, contest, tie):
 
 
 def _show_verdict(ctx, order):
+    if not ctx.seen:
+        return
     bands, early = display.bands_of(order)
     ctx.show(display.contest(bands, early))
 

@@ -28,6 +28,9 @@ class Lobby(Stage):
     def start(self, ctx):
         ctx.players = []
         ctx.emit("lobby", game=self.game)
+        if not ctx.seen:
+            self.preload = None     # a replay has no board whose pass a load could stretch
+            return
         ctx.show(display.lobby(ctx.players, self.game))
 
     def press(self, ctx, box, button, stamp):
@@ -43,7 +46,8 @@ class Lobby(Stage):
         ctx.emit("join", p=box + 1)
         ctx.led(box, True)
         ctx.tone("join")
-        ctx.show(display.lobby(players, self.game))
+        if ctx.seen:
+            ctx.show(display.lobby(players, self.game))
 
     def poll(self, ctx, now):
         preload = self.preload

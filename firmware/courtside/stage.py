@@ -80,6 +80,9 @@ class Context:
         self.now = now
         self.effects = effects
         self.frame = None                # the frame the stage last asked for
+        # False where no matrix shows the frames (a replay): stages then draw nothing and
+        # let animations that decide nothing run without a pass for each picture.
+        self.seen = True
         self.begin_game = False
         self._timeline = timeline
         self.lights = lights.Lights(effects, boxes, now)

@@ -303,6 +303,8 @@ def _type_problem(kind, name, value):  # noqa: PLR0911 - one answer a type
     return None
 
 
+_UINT = _INT - {"t"} - set(_SIGNED)
+_CHECKED = ("ev", "t")        # the kind and time, checked before the other fields
 _SURROGATE = "holds a lone surrogate (not text a board writes in UTF-8)"
 _KINDS: dict = {}     # kind -> (fields it always has, every field it may have)
 
@@ -343,16 +345,18 @@ def damaged(ev):
     kind the stream does not have, fields it does not hold, a field of the wrong type or
     out of range, text with a lone surrogate."""
     kind = ev.get("ev")
-    if kind == "log":
-        return None
-    if not isinstance(kind, str) or _lone_surrogate(kind):
-        return "a record whose kind is not text a board writes"
-    known = _fields(kind)
+    known = _KINDS.get(kind) if type(kind) is str else None     # a kind met before
     if known is None:
-        return "unknown event kind %s" % _shown(kind)
-    problem = _type_problem(kind, "t", ev.get("t"))
-    if problem:
-        return "%s event: t %s" % (kind, problem)
+        if kind == "log":
+            return None
+        if not isinstance(kind, str) or _lone_surrogate(kind):
+            return "a record whose kind is not text a board writes"
+        known = _fields(kind)
+        if known is None:
+            return "unknown event kind %s" % _shown(kind)
+    t = ev.get("t")
+    if type(t) is not int or not 0 <= t <= MAX_T:
+        return "%s event: t %s" % (kind, _type_problem(kind, "t", t))
     if kind == "hello":     # a session boundary whatever it holds: checked as a session starts
         return "hello event: " + _SURROGATE if _lone_surrogate(ev) else None
     always, allowed = known
@@ -362,7 +366,11 @@ def damaged(ev):
     for name, value in ev.items():
         if name not in allowed:
             return "%s event with unknown field %s" % (kind, _shown(name))
-        problem = _type_problem(kind, name, value) if name != "ev" else None
+        held = type(value)          # the common cases first, without a call
+        if held is int and name in _UINT and 0 <= value <= _INT_MAX or \
+                held is str and name in _TEXT and value.isascii() or name in _CHECKED:
+            continue
+        problem = _type_problem(kind, name, value)
         if problem:
             return "%s event: %s %s" % (kind, name, problem)
     return _kind_problem(kind, ev)
@@ -806,10 +814,13 @@ class _Run:
 
 class _Unseen:
     """What a replay asks of the core beyond the board's: nothing it shows is seen (a
-    replay has no matrix). A frame asked for is let go without being scaled, capped and
-    compared with the last, and a stage with a ``seen`` flag (the Deathball referee's
-    blinking) is told nobody watches whenever no button is being debounced or held: then
-    the passes it would ask for only to blink cannot change anything the core decides.
+    replay has no matrix). The context says so (``ctx.seen``), so stages draw nothing and
+    their animations ask for no pass per picture; the box lights and buzzer are dark
+    (``_Dark``), so no blink or note asks for one either; a frame asked for is let go
+    without being scaled, capped and compared with the last; and a stage with a ``seen``
+    flag (the Deathball referee's blinking) is told nobody watches whenever no button is
+    being debounced or held: then the passes it would ask for only to blink cannot change
+    anything the core decides.
     (While a button is, every pass counts: the debouncer ends its locks and finds stuck
     buttons in the passes it gets, so a replay keeps the board's passes there.) And each
     pass's events go to ``take`` as records (dicts, as a log's line reads), not through
@@ -835,6 +846,12 @@ class _Unseen:
     def _frame(self):
         self.ctx.frame = None
 
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        ctx = self.ctx
+        ctx.seen = False
+        ctx.lights = ctx.tunes = _Dark()
+
     def _start(self, stage):
         if hasattr(stage, "seen"):
             stage.seen = _Watched(self.debouncer)
@@ -842,6 +859,22 @@ class _Unseen:
 
 
 _SCALARS = (int, str, bool, type(None))
+
+
+class _Dark:
+    """Box lights and a buzzer that nobody has: patterns and tunes asked for go nowhere
+    and ask for no pass (what they show decides nothing the stream says)."""
+
+    def set(self, box, pattern, now):
+        pass
+
+    def play(self, name, now):
+        pass
+
+    def run(self, now):
+        return None
+
+    step = run
 
 
 def _plain(value):

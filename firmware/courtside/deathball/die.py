@@ -98,6 +98,10 @@ class Roll:
             return "arrow", self.face, self.arrow_end - ms
         return "done", self.face, 0
 
+    def left(self, now, end):
+        """ms from ``now`` until ``end`` ms into the roll (at least 1)."""
+        return max(1, end - clock.diff(now, self.start) // 1000)
+
     def finish(self, now):
         """Skip to the end (the ROLL button during an animation)."""
         self.start = clock.add(now, -self.arrow_end * 1000)

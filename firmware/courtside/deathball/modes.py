@@ -59,8 +59,9 @@ class DieMode(Stage):
             self.dice = Dice(ctx.rng)
         self.roll = None
         self.last = None
-        view.face(self.frame, 6, (40, 40, 40))
-        ctx.show(self.frame)
+        if ctx.seen:
+            view.face(self.frame, 6, (40, 40, 40))
+            ctx.show(self.frame)
 
     def press(self, ctx, player, button, stamp):
         pass  # the die listens to the ROLL button only
@@ -77,6 +78,8 @@ class DieMode(Stage):
         if self.roll is None:
             return None
         stage, face, wait = self.roll.at(now)
+        if not ctx.seen:
+            return self._unseen(now, stage)
         if stage != "done" and (stage, face) != self.last:
             self.last = (stage, face)
             if stage == "tumble":
@@ -94,6 +97,13 @@ class DieMode(Stage):
             self.roll = None  # the arrow stays on the matrix until the next roll
             return None
         return wait
+
+    def _unseen(self, now, stage):
+        """Nobody watches: no pass for each picture, one at the end of the roll."""
+        if stage == "done":
+            self.roll = None
+            return None
+        return self.roll.left(now, self.roll.arrow_end)
 
     def command(self, ctx, words):
         if words[0] == "dice":
@@ -336,8 +346,9 @@ class RefereeMode(Stage):
         self.rolls = [r for r in self.rolls if r[0] != box] + [(box, fields["face"])]
         if self.queue and self.queue[0][0] == "roll":
             return 0                  # the bars show once every roll is in
-        view.bars(self.frame, self.rolls)
-        ctx.show(self.frame)
+        if ctx.seen:
+            view.bars(self.frame, self.rolls)
+            ctx.show(self.frame)
         self.until = clock.add(now, _BARS_MS * 1000)
         return _BARS_MS
 
@@ -349,7 +360,10 @@ class RefereeMode(Stage):
 
     def poll(self, ctx, now):
         if self.game.running:
-            self._run_step(ctx)
+            if ctx.seen:
+                self._run_step(ctx)
+            else:
+                self._finish_run(ctx)   # no pass to keep short where no board waits on it
             if self.game.running:
                 return 0            # the next step in the very next pass
         if self.roll is not None:
@@ -367,6 +381,8 @@ class RefereeMode(Stage):
         """A bounce's die in the air, then its new heading."""
         shown = self.roll.at(now)
         if shown[0] in ("tumble", "face"):
+            if not ctx.seen:        # no pass for each picture: one when the heading comes
+                return self.roll.left(now, self.roll.face_end)
             view.face(self.frame, shown[1], view.BALL_COLOURS[self.bounce["ball"] - 1])
             ctx.show(self.frame)
             return shown[2]
@@ -380,11 +396,12 @@ class RefereeMode(Stage):
     def _heading(self, ctx):
         ball = self.bounce["ball"] - 1
         self.shown.apply("bounce", self.bounce)
-        s = self.shown
-        view.board(self.frame, s)
-        view.trail(self.frame, s.balls[ball], s.headings[ball], view.BALL_COLOURS[ball])
-        ctx.show(self.frame)
         self.bounce = None
+        if ctx.seen:
+            s = self.shown
+            view.board(self.frame, s)
+            view.trail(self.frame, s.balls[ball], s.headings[ball], view.BALL_COLOURS[ball])
+            ctx.show(self.frame)
 
     def _paused(self, ctx, now):
         ended = self.until
@@ -406,6 +423,8 @@ class RefereeMode(Stage):
         return _BLINK_MS
 
     def _draw(self, ctx):
+        if not ctx.seen:
+            return
         g = self.game
         if g.phase == engine.INITIATIVE:
             self._waiting_for_roll()
