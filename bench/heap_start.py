@@ -41,6 +41,9 @@ from courtside.core import Core
 from courtside.fair import Fair, seeded
 from courtside_sim.board import SimBoard
 from courtside_sim.script import Script
+from courtside.start import pack_heap
+
+pack_heap()                 # as the firmware's start does
 
 pins = pin_map.load(sys.argv[1])
 path = sys.argv[2]

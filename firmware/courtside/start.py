@@ -66,8 +66,27 @@ def _start(pins_path, settings_path):
     return _run(hw, pins, settings, settings_path, rng_source)
 
 
+# A collection after every GC_EVERY bytes allocated, not only when the heap is full. The
+# loop's idle passes allocate nothing, so this costs collections only while something
+# happens; in return what survives a collection (a game's state, made as the game goes)
+# stays packed low in the heap instead of being strewn across all of it, and the largest
+# free block stays whole: from .mpy on the unix port, after a refereed game, 245 KB where
+# it was 137 KB with no threshold (bench/heap_start.py; not measured on a chip).
+GC_EVERY = 16 * 1024
+
+
+def pack_heap():
+    """Collect now and from now on every ``GC_EVERY`` bytes (MicroPython's gc.threshold)."""
+    import gc
+    gc.collect()
+    if hasattr(gc, "threshold"):        # MicroPython's; CPython has no such call
+        gc.threshold(GC_EVERY)
+
+
 def _run(hw, pins, settings, settings_path, rng_source):
     import asyncio
+
+    pack_heap()
 
     from courtside import driver
     from courtside.core import Core
