@@ -5,6 +5,9 @@ and the drawing, driven through the core's one entry point by ``tests/corerig.py
 clock is moved by exactly what the core asks for, so nothing here waits in real time.
 """
 
+import subprocess
+
+from conftest import ROOT
 from corerig import Rig
 from courtside import clock
 from courtside.deathball import engine, view
@@ -328,3 +331,37 @@ def test_the_deathballs_run_is_computed_one_step_a_pass():
     run = [t for k, t in app.times if k in ("move", "bounce", "ball", "turn")]
     assert len(run) == 2 + 2 + 12 and len(set(run)) == 1 and ref.game.turn == 0
     assert clock.diff(app.now, ended) == 1000 * (len(steps) - 1)
+
+
+DIE_ENTRY = r"""
+import sys
+from courtside import driver
+from courtside import pins as pin_map
+from courtside.core import Core
+from courtside.fair import Fair, seeded
+from courtside_sim.board import SimBoard
+pins = pin_map.load(sys.argv[1])
+board = SimBoard(pins, out=lambda text: None)
+core = Core(pins, None, Fair(seeded(1)), now=board.ticks_us(), levels=board.levels(), mode="die")
+shown = []
+board.show = shown.append
+for n in range(3):
+    wait = driver.one_pass(core, board, [])
+    print(n, wait, " ".join(sorted(k[20:] for k in sys.modules if k.startswith("courtside.deathball."))),
+          "frame" if shown else "dark")
+"""
+
+
+def test_entering_the_die_mode_loads_it_over_two_passes(micropython, tmp_path, firmware_env):
+    """The die mode has no lobby to load its modules in: the pass that enters it loads
+    only its own module and the die's (not the referee's) and shows nothing yet; the next
+    one loads the drawing and shows the die waiting; on the unix port, from source."""
+    probe = tmp_path / "die_entry.py"
+    probe.write_text(DIE_ENTRY)
+    run = subprocess.run([micropython, str(probe), str(ROOT / "hardware" / "pinmap.json")],
+                         capture_output=True, text=True, timeout=120, check=False, env=firmware_env)
+    assert run.returncode == 0, run.stdout + run.stderr
+    passes = [line.split(" ", 2) for line in run.stdout.splitlines()]
+    assert passes[0] == ["0", "0", "die diemode dark"]
+    assert passes[1] == ["1", "1000", "die diemode view frame"]
+    assert "engine" not in run.stdout and "modes" not in run.stdout.replace("diemode", "")

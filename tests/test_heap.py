@@ -89,8 +89,9 @@ def test_the_heap_stays_whole_through_a_refereed_game(packed, compiled, micropyt
     probe = tmp_path / "whole.py"
     probe.write_text(WHOLE)
     env = dict(os.environ, MICROPYPATH=str(compiled) + ":.frozen")
-    run = subprocess.run([micropython, "-X", "heapsize=384k", str(probe), str(ROOT / "hardware" / "pinmap.json"),
-                          str(SCRIPTS / "deathball_game.jsonl"), packed],
+    game = SCRIPTS / "deathball_game.jsonl"
+    run = subprocess.run([micropython, "-X", "heapsize=384k", str(probe),
+                          str(ROOT / "hardware" / "pinmap.json"), str(game), packed],
                          capture_output=True, text=True, timeout=300, check=False, env=env)
     assert run.returncode == 0, run.stdout[-2000:] + run.stderr[-2000:]
     free_kib = int(run.stdout.rsplit("max free sz:", 1)[1].split()[0]) * 32 / 1024   # 32-byte blocks

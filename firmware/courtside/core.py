@@ -43,8 +43,11 @@ def _stage(mode, players_first):
         return Lobby(mode)
     if mode == "dodgeball":
         return DodgeBall()
+    if mode == "die":
+        from courtside.deathball import diemode
+        return diemode.DieMode()
     from courtside.deathball import modes
-    return modes.DieMode() if mode == "die" else modes.RefereeMode()
+    return modes.RefereeMode()
 
 
 class Core:

@@ -2,4 +2,4 @@
 readings of the design text in ``rules`` (docs/deathball.md)."""
 
 # Its modules in the order they import each other, for loading one at a time.
-MODULES = "rules notation die track view engine modes"
+MODULES = "rules notation die track view engine modes"   # the referee's (the die mode: diemode)

@@ -15,6 +15,7 @@ Nothing here sleeps; the caller asks ``Roll.at(now)`` what to show and when to a
 from micropython import const
 
 from courtside import clock
+from courtside.text import whole
 
 _FIRST_MS = const(45)       # first tumble
 _SLOWEST_MS = const(340)    # the tumble stops once a face would stay this long
@@ -105,3 +106,15 @@ class Roll:
     def finish(self, now):
         """Skip to the end (the ROLL button during an animation)."""
         self.start = clock.add(now, -self.arrow_end * 1000)
+
+
+def faces(words):
+    """The faces a script or the laptop forces (``dice 3 5``), or None if any word is not
+    a face 1 to 6."""
+    out = []
+    for w in words:
+        face = whole(w)
+        if face is None or not 1 <= face <= 6:
+            return None
+        out.append(face)
+    return out

@@ -1,6 +1,6 @@
-"""The two Deathball modes: the bounce die alone, and the full referee.
+"""The Deathball referee (the bounce die alone is ``diemode``).
 
-Both are stages (``courtside.stage``) driven by the core: ``press`` for a box button's
+Both modes are stages (``courtside.stage``) driven by the core: ``press`` for a box button's
 first edge, ``main`` for the ROLL button, ``poll`` on every pass (returns the ms until the
 mode next needs one), and ``command`` for laptop lines. Nothing here sleeps: every
 animation is a ``die.Roll`` or a timed pause read from the tick the core passes in, so
@@ -13,10 +13,10 @@ from micropython import const
 
 from courtside import clock
 from courtside.deathball import engine, notation, rules, view
-from courtside.deathball.die import Dice, Roll
+from courtside.deathball.die import Dice, Roll, faces
 from courtside.deathball.track import Shown
 from courtside.pins import ARROWS
-from courtside.stage import NEXT_MODE, Stage
+from courtside.stage import Stage
 from courtside.text import whole
 
 _BLINK_MS = const(350)
@@ -27,98 +27,6 @@ _SHRINK_MS = const(900)
 _HEADING_MS = const(1000)
 _CATCH_UP_STEPS = const(64)
 _TUNE_OF = {"turn": "turn", "winner": "win"}   # animation steps one input may catch up (a run has ~30)
-
-
-def _faces(words):
-    faces = []
-    for w in words:
-        face = whole(w)
-        if face is None or not 1 <= face <= 6:
-            return None
-        faces.append(face)
-    return faces
-
-
-class DieMode(Stage):
-    """ROLL rolls a fair d6: tumble, face, then the bounce arrow for that face."""
-
-    name = "die"
-    between_games = True
-    long_press = NEXT_MODE   # no lobby to come back to: a long press goes on to the next mode
-    buttons = ARROWS
-
-    def __init__(self):
-        self.dice = None
-        self.roll = None
-        self.corner = False
-        self.frame = bytearray(192)
-        self.last = None  # (stage, face) drawn last
-
-    def start(self, ctx):
-        if self.dice is None:
-            self.dice = Dice(ctx.rng)
-        self.roll = None
-        self.last = None
-        if ctx.seen:
-            view.face(self.frame, 6, (40, 40, 40))
-            ctx.show(self.frame)
-
-    def press(self, ctx, player, button, stamp):
-        pass  # the die listens to the ROLL button only
-
-    def main(self, ctx, stamp):
-        if self.roll is not None and self.roll.at(ctx.now)[0] == "tumble":
-            return  # a roll in the air is not rolled again
-        rolled = self.dice.roll()
-        ctx.emit_fields("roll", {"purpose": "die", "face": rolled[0], "forced": rolled[1]})
-        self.roll = Roll(rolled[0], ctx.now, ctx.rng)
-        self.last = None
-
-    def poll(self, ctx, now):
-        if self.roll is None:
-            return None
-        stage, face, wait = self.roll.at(now)
-        if not ctx.seen:
-            return self._unseen(now, stage)
-        if stage != "done" and (stage, face) != self.last:
-            self.last = (stage, face)
-            if stage == "tumble":
-                view.face(self.frame, face, (90, 90, 90))
-                ctx.tone("tick")
-            elif stage == "face":
-                view.face(self.frame, face, (160, 160, 160))
-                ctx.tone("roll")
-            elif self.corner:
-                view.corner_arrow(self.frame, face)
-            else:
-                view.wall_arrow(self.frame, face)
-            ctx.show(self.frame)
-        if stage == "done":
-            self.roll = None  # the arrow stays on the matrix until the next roll
-            return None
-        return wait
-
-    def _unseen(self, now, stage):
-        """Nobody watches: no pass for each picture, one at the end of the roll."""
-        if stage == "done":
-            self.roll = None
-            return None
-        return self.roll.left(now, self.roll.arrow_end)
-
-    def command(self, ctx, words):
-        if words[0] == "dice":
-            faces = _faces(words[1:])
-            if not faces:
-                return "dice wants faces 1 to 6"
-            self.dice.force(faces)
-            return None
-        if words[0] == "die" and len(words) == 2 and words[1] in ("corner", "wall"):
-            self.corner = words[1] == "corner"
-            return None
-        if words == ["roll"]:
-            self.main(ctx, ctx.now)
-            return None
-        return "unknown command for the die: %s" % " ".join(words)
 
 
 class RefereeMode(Stage):
@@ -488,10 +396,10 @@ class RefereeMode(Stage):
         return "unknown command for the referee: %s" % " ".join(words)
 
     def _cmd_dice(self, ctx, words):
-        faces = _faces(words[1:])
-        if not faces:
+        forced = faces(words[1:])
+        if not forced:
             return "dice wants faces 1 to 6"
-        self.dice.force(faces)
+        self.dice.force(forced)
         return None
 
     def _cmd_roll(self, ctx, words):
