@@ -85,9 +85,10 @@ def instructions(tree, step):
         with open(probe, "w") as f:
             f.write(PROBE)
         env = dict(os.environ, MICROPYPATH=tree + ":.frozen")
+        pin_map, standins = os.path.join(ROOT, "hardware", "pinmap.json"), os.path.join(ROOT, "tests", "mp")
         run = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null",
                               os.path.join(BIN, "micropython"), "-X", "heapsize=192k", probe, str(step),
-                              os.path.join(ROOT, "hardware", "pinmap.json"), os.path.join(ROOT, "tests", "mp")],
+                              pin_map, standins],
                              capture_output=True, text=True, env=env, input="", cwd=tmp, check=False)
         if run.returncode != 0:
             raise SystemExit("step %d failed:\n%s%s" % (step, run.stdout[-1500:], run.stderr[-1500:]))
