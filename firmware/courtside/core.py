@@ -16,12 +16,11 @@ do allocates nothing.
 
 from courtside import VERSION, display, events, lights, power, text
 from courtside import settings as config
-from courtside.arbiter import NAMES
 from courtside.clock import Timeline, add, diff
 from courtside.debounce import LONG, PRESS, RELEASE, STUCK, Debouncer
-from courtside.dodgeball import DodgeBall
 from courtside.effects import EVENT, FRAME, SAVE
 from courtside.lobby import Lobby
+from courtside.pins import BUTTONS as NAMES
 from courtside.stage import NEXT_MODE, Context
 
 MODES = ("dodgeball", "referee", "die")
@@ -36,12 +35,14 @@ HELP = ("ping", "mode dodgeball|referee|die", "new", "start", "join N", "set nam
 
 
 def _stage(mode, players_first):
-    """A new stage for ``mode``: its lobby when ``players_first``, else the game. The
-    Deathball modes load on first use; the rest is loaded with the core, so that a small
-    heap is not cut into pieces by a late import."""
+    """A new stage for ``mode``: its lobby when ``players_first``, else the game. A game's
+    modules are loaded by its lobby, one a pass, before they are needed (the die mode's
+    in the pass that enters it), not at start-up: the start loads only what the lobby
+    needs, so ``hello`` comes sooner."""
     if players_first:
         return Lobby(mode)
     if mode == "dodgeball":
+        from courtside.dodgeball import DodgeBall
         return DodgeBall()
     if mode == "die":
         from courtside.deathball import diemode

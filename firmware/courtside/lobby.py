@@ -19,9 +19,10 @@ class Lobby(Stage):
 
     def __init__(self, game):
         self.game = game   # the mode that starts when the lobby is done
-        # The referee's modules, loaded one a pass while its lobby waits for players:
-        # loading all at once from a board's filesystem is the longest pass there is.
-        self.preload = None if game == "dodgeball" else []
+        # The game's modules, loaded one a pass while its lobby waits for players:
+        # loading them at once from a board's filesystem is the longest pass there is,
+        # and loading them before ``hello`` would hold up the start.
+        self.preload = []
         if game != "dodgeball":
             self.buttons = ARROWS  # the lobby of a Deathball game
 
@@ -53,12 +54,10 @@ class Lobby(Stage):
         preload = self.preload
         if preload is None:
             return None
-        import gc
-        gc.collect()                # so the module's code packs into the heap, not around garbage
         if not preload:
-            from courtside import deathball
-            preload.extend(deathball.MODULES.split())
-        __import__("courtside.deathball." + preload.pop(0))
+            _modules(self.game, preload)
+            return 0        # loading starts in the next pass: nothing holds up the first
+        _load(preload.pop(0))
         if not preload:
             self.preload = None
             return None
@@ -86,3 +85,23 @@ class Lobby(Stage):
             return None
         return "unknown command in the lobby: %s" % " ".join(words)
 
+
+
+def _modules(game, into):
+    """The modules ``game`` needs beyond the lobby's, in the order they import each other."""
+    if game == "dodgeball":
+        into.append("courtside.arbiter")
+        into.append("courtside.dodgeball")
+        return
+    from courtside import deathball
+    for name in deathball.MODULES.split():
+        into.append("courtside.deathball." + name)
+
+
+def _load(name):
+    import sys
+    if name in sys.modules:
+        return              # loaded by an earlier game
+    import gc
+    gc.collect()            # so the module's code packs into the heap, not around garbage
+    __import__(name)

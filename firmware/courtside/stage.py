@@ -14,8 +14,8 @@ What the context collects are effects (``courtside.effects``) that a driver appl
 """
 
 from courtside import lights, tones
-from courtside.arbiter import NAMES
 from courtside.effects import EVENT
+from courtside.pins import BUTTONS as NAMES
 
 # What a long press of the main-unit button does in a stage.
 NEXT_MODE = 0    # the next mode
