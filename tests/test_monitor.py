@@ -20,7 +20,7 @@ def pico(tmp_path_factory):
 
 def test_monitor_shows_and_logs_a_live_game(pico, tmp_path):
     log = tmp_path / "game.jsonl"
-    sends = ["set tie_us=60000", "sim 1 THROW", "sim 2 THROW", "start",
+    sends = ["set tie_us=60000", "sim 9 THROW", "sim 1 THROW", "sim 2 THROW", "start",
              "sim 1 THROW down;sim 2 CATCH down", "sim 1 THROW up;sim 2 CATCH up"]
     cmd = [sys.executable, "-m", "courtside_host.cli", "monitor", "--port", pico.port,
            "--log", str(log), "--until", "tie", "--for", "20"]
@@ -42,8 +42,12 @@ def test_monitor_shows_and_logs_a_live_game(pico, tmp_path):
     assert tie["players"] == [1, 2] and sorted(tie["draw"]) == [1, 2] and tie["gap"] < 60000
     assert "Tie for first between Player 1 (red) and Player 2 (yellow)" in out.stdout
     assert "contest 1: tie window 60.000 ms, contest 1500 ms, answer 3000 ms" in out.stdout
+    # the virtual Pico's console refuses a bad sim line, stamped on the core's timeline
+    refused = next(e for e in events if e["ev"] == "error")
+    assert refused["line"] == "sim 9 THROW" and refused["t"] >= events[kinds.index("settings")]["t"] > 0
     # ... and the saved game (the monitor came in after the board started) replays from
-    # its game start to the same stream, through the same core
+    # its game start to the same stream, through the same core (the console's refusal is
+    # the virtual board's, not the core's: not compared)
     report = rp.rejudge(events)
     assert report.identical and len(report.contests) == 1 and report.contests[0].same
     assert "middle of a session" in report.sessions[0].notes[0]

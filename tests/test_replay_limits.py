@@ -350,3 +350,73 @@ def test_a_replay_draws_nothing_and_lights_nothing(worked, monkeypatch):
     lobby.start(ctx)
     lobby.press(ctx, 0, 0, 0)
     assert drawn["lobby"] == 2 and drawn["set"] == 1 and drawn["play"] == 1, drawn
+
+
+def test_a_log_cut_at_any_event_stops_there_and_is_no_mismatch(worked):
+    """Cut after any of its events (a cable pulled, a board reset, a monitor stopped), a
+    worked log replays identical, with no verdict, end or draw said to differ: what the
+    replay writes after the cut is counted and said ("the log stops here"), not compared."""
+    said = Counter()
+    for name in replaylogs.WORKED:
+        lines = worked[name].splitlines()
+        for k in range(1, len(lines) + 1):
+            report = rp.rejudge([event(line) for line in lines[:k]])
+            assert report.identical and not report.differing_count and not report.outcome_differing, (name, k)
+            assert report.unrecorded == [], (name, k)
+            for note in report.sessions[0].notes:
+                said[note.split(",")[0].split(":")[0]] += 1
+    assert said["the log stops here"] > 150
+    assert said["the log stops inside the board's pass at 17.000 s"] >= 1   # a fault whose cause was cut off
+
+
+def test_a_cut_log_still_differs_where_the_board_and_the_replay_disagree(worked):
+    lines = worked["dodgeball_round"].splitlines()
+    at = next(i for i, line in enumerate(lines) if '"ev":"verdict"' in line)
+    tampered = lines[:at] + [lines[at].replace('"rank":2', '"rank":3', 1)] + lines[at + 1:at + 3]
+    assert tampered[at] != lines[at]
+    report = rp.rejudge([event(line) for line in tampered])
+    assert not report.identical and report.differing_count == 1
+
+
+def test_the_virtual_pico_refusing_a_sim_line_is_not_a_difference(worked):
+    """The console's refusal of a bad ``sim`` line is the virtual board's, not the core's:
+    a log with one replays identical (any other error the core did not write differs)."""
+    lines = worked["dodgeball_round"].splitlines()
+    at = next(i for i, line in enumerate(lines) if '"ev":"press"' in line)
+    t = json.loads(lines[at])["t"]
+    refusal = json.dumps({"ev": "error", "t": t, "msg": "sim needs: sim BOX BUTTON [down|up|tap]",
+                          "line": "sim 9"})
+    assert rp.rejudge([event(line) for line in lines[:at] + [refusal] + lines[at:]]).identical
+    other = refusal.replace('"line": "sim 9"', '"line": "simulate"')
+    assert not rp.rejudge([event(line) for line in lines[:at] + [other] + lines[at:]]).identical
+
+
+def test_what_if_pairs_contests_by_their_presses():
+    """Judged with a shorter contest window, a contest splits and the numbers after it
+    move on; each board contest is compared with the replay's that starts with the same
+    press, not with the one that has its number."""
+    script = [{"t": 100000, "p": 1, "b": "THROW"}, {"t": 150000, "p": 2, "b": "THROW"},
+              {"t": 200000, "cmd": "start"},
+              {"t": 1000000, "p": 1, "b": "THROW"}, {"t": 1400000, "p": 2, "b": "DODGE"},
+              {"t": 5000000, "p": 2, "b": "THROW"}, {"t": 5000300, "p": 1, "b": "CATCH"},
+              {"t": 9000000, "p": 1, "b": "THROW"}, {"t": 9000200, "p": 2, "b": "PASS"}]
+    events = replaylogs.play(script)
+    assert [e["c"] for e in events if e["ev"] == "verdict"] == [1, 2, 3]
+    report = rp.rejudge(events, {"contest_ms": 300})
+    pairs = [c for c in report.contests if c.recorded and c.replayed]
+    assert len(pairs) == 3
+    for c in pairs:
+        assert min(p["n"] for p in c.recorded["order"]) == min(p["n"] for p in c.replayed["order"])
+    assert [c.replayed["c"] for c in pairs] == [1, 3, 4]       # the first contest split in two
+    assert [c.number[1] for c in pairs] == [1, 2, 3]           # shown by the board's numbers
+
+
+def test_a_deathball_winner_is_reported_without_asking(worked, tmp_path):
+    log = tmp_path / "game.jsonl"
+    log.write_text(worked["deathball_game"])
+    run = subprocess.run([sys.executable, "-m", "courtside_host.cli", "replay", str(log)],
+                         capture_output=True, text=True, timeout=120, check=False,
+                         env=dict(os.environ, COLUMNS="200"))
+    assert run.returncode == 0, run.stdout
+    assert "session 1 game 1, Deathball (refereed): Player 3 (green) wins the game! (the board and the " \
+           "replay agree)" in run.stdout

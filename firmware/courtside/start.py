@@ -121,5 +121,5 @@ async def _virtual(core, hw):
     from courtside_sim.console import stdin_lines
 
     from courtside import driver
-    asyncio.create_task(stdin_lines(hw))
+    asyncio.create_task(stdin_lines(hw, timeline=core.timeline))
     await driver.run(core, hw)

@@ -24,8 +24,9 @@ POLL_MS = 5         # how often stdin is looked at while it is quiet
 QUEUE = 8           # lines waiting for the firmware; past this stdin is left unread
 
 
-async def stdin_lines(board, stream=None, ready=None):
-    """Feed standard input (or ``stream``) to a real-time board, for ever."""
+async def stdin_lines(board, stream=None, ready=None, timeline=None):
+    """Feed standard input (or ``stream``) to a real-time board, for ever. ``timeline``
+    (the core's) stamps what this console itself writes, as the core stamps its events."""
     from courtside.core import LINE_MAX
     from courtside.hw.lines import Receiver, poller
     if stream is None:
@@ -40,10 +41,10 @@ async def stdin_lines(board, stream=None, ready=None):
         if line is None:
             await asyncio.sleep(POLL_MS / 1000)
         else:
-            await _line(board, line)
+            await _line(board, line, timeline)
 
 
-async def _line(board, line):
+async def _line(board, line, timeline=None):
     from courtside import text
     line = text.strip(line)
     parts = text.words(line)
@@ -51,7 +52,8 @@ async def _line(board, line):
         problem = await _sim_press(board, parts[1:])
         if problem:
             from courtside import events
-            board.write_line(events.line("error", 0, {"msg": problem, "line": line}))
+            t = timeline.at(board.ticks_us()) if timeline is not None else 0
+            board.write_line(events.line("error", t, {"msg": problem, "line": line}))
         return
     board.feed_line(line)
 

@@ -123,11 +123,14 @@ def _summary(console, report, names, overrides, judging, args):  # noqa: PLR0913
     for o in report.outcomes:
         if o.recorded is None and o.replayed is None:
             continue
-        end = render.sentence(o.recorded or o.replayed, names)
-        same = "on the board and in the replay" if o.same else "[bold red]but the replay says: %s[/]" % (
+        end = render.sentence(o.recorded, names) if o.recorded else "no end on the board"
+        same = "(the board and the replay agree)" if o.same else "[bold red]but the replay says: %s[/]" % (
             escape(render.sentence(o.replayed, names)) if o.replayed else "no end")
-        console.print("session %d game %d (%s): %s %s" % (o.session, o.game, escape(render.mode_name(o.mode)),
-                                                          escape(end), same))
+        console.print("session %d game %d, %s: %s %s" % (o.session, o.game, escape(render.mode_name(o.mode)),
+                                                         escape(end), same))
+    more = report.ended_count - len(report.outcomes)
+    if more > 0:
+        console.print("and %d more games ended, not shown" % more)
     if args.svg:
         console.print("timelines of %d contests in %s" % (report.contest_count, escape(str(args.svg))))
     failed = report.failed_count

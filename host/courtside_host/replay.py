@@ -54,7 +54,15 @@ from courtside.fair import Fair, seeded
 from courtside.pins import ARROWS, BUTTONS, Pins
 
 JUDGING = ("tie_us", "contest_ms", "answer_ms")
-NOT_COMPARED = ("overflow", "unsent")
+NOT_COMPARED = ("overflow", "unsent")   # what the board's link, not its core, says
+
+
+def _board_only(ev):
+    """An event the core does not write and so a replay cannot: the link's overflow and
+    unsent counts, and the virtual Pico console's refusal of a bad ``sim`` line."""
+    kind = ev["ev"]
+    return kind in NOT_COMPARED or kind == "error" and ev.get("line", "").split()[:1] == ["sim"]
+
 
 MAX_T = 1 << 40          # us, about 12.7 days: no board session logs a later time
 MAX_BOXES = 4
@@ -170,6 +178,8 @@ class Session:
         self.problem = None                # why the session could not be replayed at all
         self.unrecorded = []
         self.notes = []
+        self.beyond = {}                   # kind -> events the replay wrote after the log stops
+        self.stops = None                  # the log's last time, where it stops (beyond only)
         self.events = 0                    # events replayed
         self.read = 0                      # events read from the log
 
@@ -187,8 +197,9 @@ class Report:
         self.contests = []        # every contest (keep), or those that differ
         self.contest_count = 0    # contests replayed
         self.differing_count = 0
-        self.outcomes = []
+        self.outcomes = []        # games' ends: every one (keep), else the first KEPT_MAX
         self.outcome_count = 0
+        self.ended_count = 0      # games with an end on either side
         self.outcome_differing = 0
         self.skipped = 0          # events before the first game start (a log started mid-session)
         self.firmware = None
@@ -234,7 +245,10 @@ class Report:
         self.outcome_count += 1
         if not outcome.same:
             self.outcome_differing += 1
-        if self.keep or (not outcome.same and len(self.outcomes) < KEPT_MAX):
+        if outcome.recorded is None and outcome.replayed is None:
+            return                  # a game with no end to compare (Dodge Ball's, one cut short)
+        self.ended_count += 1
+        if self.keep or len(self.outcomes) < KEPT_MAX:
             self.outcomes.append(outcome)
 
 
@@ -584,8 +598,9 @@ class _Run:
         self.last = 0
         self.pins = None
         self.compare = not overrides if compare is None else compare
-        self.waiting = deque()          # the board's comparable events not yet replayed
-        self.coming = deque()           # the replay's not yet read from the log
+        self.what_if = bool(overrides)  # judged with other settings: contests paired by presses
+        self.waiting = deque()          # (t, comparable): the board's events not yet replayed
+        self.coming = deque()           # (t, comparable): the replay's not yet read from the log
         self.index = 0                  # comparable events matched so far
         self.releases = {}              # (t, p, b): board's count minus the replay's
         self.sides = (_Side(), _Side())
@@ -595,6 +610,8 @@ class _Run:
         self.ends = {}                  # game -> [mode, board's winner, replay's winner]
         self.seen = start is None       # the replay's events count from its hello (or start)
         self.rng = RecordedDraws(more=self._more)
+        self.unrecorded_at_end = None   # how many draws had no answer when the log stopped
+        self.drawn = {}                 # (c, rank) -> the draw read from the last verdict
         set_line = "set " + " ".join("%s=%s" % kv for kv in sorted(overrides.items()))
         self.set_line = set_line if overrides else None
 
@@ -614,6 +631,10 @@ class _Run:
 
     def _more(self, found):
         """Read on (at most ``AHEAD_MAX`` events) until ``found()``: a draw the core asks for."""
+        if not self.what_if and self._stopped():    # a tie or roll after the log stops
+            if self.unrecorded_at_end is None:
+                self.unrecorded_at_end = len(self.rng.unrecorded)
+            return
         for _ in range(AHEAD_MAX):
             if self.ended or found():
                 return
@@ -646,7 +667,9 @@ class _Run:
                 self._input(t, "cmd", self.set_line, None)     # what if: still in force
         elif kind in ("roll", "bounce") and not ev["forced"]:
             self.rng.add("face", ev["face"])
-        elif kind == "tie":
+        elif kind == "verdict":
+            self._draws_of(ev)
+        elif kind == "tie" and self.drawn.pop((ev["c"], ev["rank"]), None) != ev["draw"]:
             self.rng.add("draw", [p - 1 for p in ev["draw"]])
         if self.keep:
             self.session.recorded.append(ev)
@@ -655,9 +678,24 @@ class _Run:
             return
         if kind == "release":
             self._release((t, ev["p"], ev["b"]), 1)
-        elif kind not in NOT_COMPARED:
-            self.waiting.append(_comparable(ev))
+        elif not _board_only(ev):
+            self.waiting.append((t, _comparable(ev)))
             self._match()
+
+    def _draws_of(self, verdict):
+        """A verdict's tied presses stand in the order their tie was drawn: the same draws
+        as the ``tie`` events written after it, read from the verdict so that a log cut
+        between the two still holds them. Each is remembered until its ``tie`` comes, which
+        then adds nothing."""
+        groups = {}
+        for item in verdict["order"]:
+            if item["tie"] is True:
+                groups.setdefault(item["rank"], []).append(item["p"])
+        self.drawn = {}
+        for rank in sorted(groups):
+            if len(groups[rank]) > 1:
+                self.drawn[(verdict["c"], rank)] = groups[rank]
+                self.rng.add("draw", [p - 1 for p in groups[rank]])
 
     def _release(self, key, delta):
         left = self.releases.get(key, 0) + delta
@@ -669,14 +707,18 @@ class _Run:
     def _match(self):
         waiting, coming = self.waiting, self.coming
         while waiting and coming:
-            was = waiting.popleft()
-            now = coming.popleft()
+            was = waiting.popleft()[1]
+            now = coming.popleft()[1]
             if was != now:
                 self._differs(was, now)
                 return
             self.index += 1
         if len(waiting) > WAITING_MAX or len(coming) > WAITING_MAX:
-            self._differs(waiting[0] if waiting else None, coming[0] if coming else None)
+            self._differs_first()
+
+    def _differs_first(self):
+        waiting, coming = self.waiting, self.coming
+        self._differs(waiting[0][1] if waiting else None, coming[0][1] if coming else None)
 
     def _differs(self, was, now):
         self.session.difference = (self.index, was, now)
@@ -692,6 +734,9 @@ class _Run:
             if ev["ev"] != "start":
                 return
             self.seen = True
+        if self._past_the_log(ev):
+            self._beyond(ev)
+            return
         self.session.events += 1
         if self.keep:
             self.session.replayed.append(ev)
@@ -701,9 +746,41 @@ class _Run:
         kind = ev["ev"]
         if kind == "release":
             self._release((ev["t"], ev["p"], ev["b"]), -1)
-        elif kind not in NOT_COMPARED:
-            self.coming.append(_comparable(ev))
+        elif not _board_only(ev):
+            self.coming.append((ev["t"], _comparable(ev)))
             self._match()
+
+    def _stopped(self):
+        """The session's log is read to its end and every board event before its last
+        instant has had its match: what the replay writes now, the log may not hold."""
+        waiting = self.waiting
+        return self.ended and (not waiting or waiting[0][0] >= self.read_t)
+
+    def _past_the_log(self, ev):
+        """An event the replay writes that the log has no room for: not before the log's
+        last instant, and not one the board wrote there (a release counted, or the next
+        event the board has waiting)."""
+        if ev["t"] < self.read_t or not self._stopped():
+            return False
+        if not self.compare:        # what if, or after a difference: nothing waits to be matched
+            return ev["t"] > self.read_t
+        if ev["ev"] == "release":
+            return (ev["t"], ev["p"], ev["b"]) not in self.releases
+        waiting = self.waiting
+        return not waiting or waiting[0][1] != _comparable(ev)
+
+    def _beyond(self, ev):
+        """An event the replay writes after the log stops: the session's log is read to its
+        end, the board's every event has had its match, and this one is not earlier than
+        the board's last. A log cut short (a cable pulled, a board reset, a monitor
+        stopped) holds no room for it, so it is counted, not compared: the log stops
+        here, in the middle of whatever the replay goes on to finish. (The log may also
+        stop inside one pass of the board, after events whose cause it cut off: those of
+        its last instant the replay does not write are said so in ``_finish``.)"""
+        beyond = self.session.beyond
+        if not beyond:
+            self.session.stops = self.read_t
+        beyond[ev["ev"]] = beyond.get(ev["ev"], 0) + 1
 
     # contests and games, as both sides judge them -------------------------------------------
 
@@ -726,7 +803,9 @@ class _Run:
             if len(self.presses) > AHEAD_MAX:
                 del self.presses[next(iter(self.presses))]
         elif kind == "verdict":
-            key = (me.game, ev["c"])
+            # Judged again with other settings the contests fall otherwise and their numbers
+            # with them: a contest is then the one that starts with the same press.
+            key = (me.game, min(p["n"] for p in ev["order"])) if self.what_if else (me.game, ev["c"])
             if side == 0 or key not in self.settings_of:
                 self.settings_of[key] = dict(me.now)
             mine, theirs = self.verdicts[side], self.verdicts[1 - side]
@@ -740,8 +819,10 @@ class _Run:
                     self._contest(old, *((mine.pop(old), None) if side == 0 else (None, mine.pop(old))))
 
     def _contest(self, key, recorded, replayed):
-        contest = Contest(self.session.number, key, recorded, replayed, self.settings_of.pop(key, None))
-        contest.presses = self.presses.pop(key, [])
+        game = key[0]
+        number = (game, (recorded or replayed)["c"])      # the board's number where it has one
+        contest = Contest(self.session.number, number, recorded, replayed, self.settings_of.pop(key, None))
+        contest.presses = self.presses.pop((game, recorded["c"]), []) if recorded else []
         self.report._contest(contest, self.on_contest)
 
     def _close_games(self, everything=False):
@@ -781,11 +862,11 @@ class _Run:
             self._judged(1, hello)
             session.replayed.append(hello)
         elif self.compare:
-            self.waiting.append(_comparable(hello))
+            self.waiting.append((hello["t"], _comparable(hello)))
         _run(self.pins, self, settings, self.rng, hello.get("mode", "dodgeball"), self._replayed)
         while not self.ended:           # what the core never asked for (inputs past its end)
             self._read()
-        session.unrecorded = self.rng.unrecorded
+        session.unrecorded = self.rng.unrecorded[:self.unrecorded_at_end]   # not those after it stops
         self._finish()
         return None
 
@@ -799,17 +880,51 @@ class _Run:
             else:
                 self.session.read += 1
 
+    def _last_instant(self):
+        """What the board wrote in its log's last instant and the replay did not (all of
+        it, when nothing earlier is left unmatched): said, not called a difference."""
+        left = [key for key in self.releases if key[0] >= self.read_t and self.releases[key] > 0]
+        for key in left:
+            del self.releases[key]
+        count = len(self.waiting) + len(left)
+        if count:
+            self.session.notes.append(_last_instant_note(count, self.read_t))
+        self.waiting.clear()
+
     def _finish(self):
+        if self.session.beyond:
+            self.session.notes.append(_stops(self.session))
         for key in sorted(set(self.verdicts[0]) | set(self.verdicts[1])):
             self._contest(key, self.verdicts[0].get(key), self.verdicts[1].get(key))
         self._close_games(everything=True)
         if not self.compare:
             return
+        if not self.coming and (not self.waiting or self.waiting[0][0] >= self.read_t):
+            self._last_instant()
         if self.waiting or self.coming:
-            self._differs(self.waiting[0] if self.waiting else None, self.coming[0] if self.coming else None)
+            self._differs_first()
         elif self.releases:
             self._differs("releases", "releases")
             self.session.difference = (None, "releases", "releases")
+
+
+def _last_instant_note(count, t):
+    what = "event" if count == 1 else "%d events" % count
+    return "the log stops inside the board's pass at %.3f s: the %s it holds from that instant " \
+           "that the replay does not write are not compared (their cause may be what was cut " \
+           "off)" % (t / 1e6, what)
+
+
+def _stops(session):
+    """What a session's log ends in the middle of, for its note."""
+    beyond = session.beyond
+    during = ", with a contest open" if "verdict" in beyond else \
+        ", during the deathballs' run" if "ball" in beyond or "death" in beyond else ""
+    kinds = ", ".join("%d %s" % (n, kind) for kind, n in sorted(beyond.items()))
+    count = sum(beyond.values())
+    what = "event" if count == 1 else "%d events" % count
+    return "the log stops here, at %.3f s%s: the %s the replay writes after that (%s) not " \
+           "compared" % (session.stops / 1e6, during, what, kinds)
 
 
 class _Unseen:
