@@ -79,6 +79,24 @@ def test_settings_are_checked_and_written(vpico):
         dep.settings_from(changes=["tie_us=-5"])
 
 
+def test_a_plain_redeploy_keeps_the_builders_pin_map(vpico, tmp_path):
+    """A map sent once with ``--pins`` stays through every deploy that names none; a board
+    with no map gets the standard one, and naming one replaces it."""
+    standard = (ROOT / "hardware" / "pinmap.json").read_bytes()
+    first = dep.deploy(vpico.port, ping=False)
+    assert (vpico.flash / "pinmap.json").read_bytes() == standard and not first.kept_pins
+    own = tmp_path / "mine.json"
+    own.write_bytes(standard.replace(b"\"buzzer\": 21", b"\"buzzer\": 26"))
+    assert own.read_bytes() != standard
+    dep.deploy(vpico.port, pins=own, ping=False)
+    again = dep.deploy(vpico.port)
+    assert again.kept_pins and "pinmap.json" not in again.sent + again.deleted
+    assert (vpico.flash / "pinmap.json").read_bytes() == own.read_bytes()
+    assert again.pong["fw"] == dep.local_version()
+    back = dep.deploy(vpico.port, pins=ROOT / "hardware" / "pinmap.json", ping=False)
+    assert back.sent == ["pinmap.json"] and (vpico.flash / "pinmap.json").read_bytes() == standard
+
+
 def test_bad_pin_map_is_refused_before_touching_the_board(vpico, tmp_path):
     bad = tmp_path / "pins.json"
     bad.write_text((ROOT / "hardware" / "pinmap.json").read_text().replace('"buzzer": 21', '"buzzer": 25'))

@@ -83,3 +83,9 @@ def test_not_a_uf2_and_not_a_drive_are_refused(drive, tmp_path):
     (rp2350 / "INFO_UF2.TXT").write_text(
         "UF2 Bootloader v1.0\nModel: Raspberry Pi RP2350\nBoard-ID: RP2350\n")
     assert fl.drive_chip(rp2350) == "RP2350" and fl.drive_chip(drive) == "RP2040"
+
+
+def test_a_uf2_that_is_not_there_is_named_plainly(drive, tmp_path, capsys):
+    assert cli.main(["flash", str(tmp_path / "x.uf2"), "--drive", str(drive), "--wait", "1"]) == 1
+    err = capsys.readouterr().err
+    assert "cannot read %s (No such file or directory)" % (tmp_path / "x.uf2") in err and "Errno" not in err

@@ -93,10 +93,11 @@ def test_pins_check_command(tmp_path, capsys):
     (tmp_path / "bad.json").write_text(json.dumps(bad))
     (tmp_path / "broken.json").write_text("{\"format\": 1,,}")
     assert _cli("check", tmp_path / "bad.json", tmp_path / "broken.json", tmp_path / "absent.json") == 1
-    out = capsys.readouterr().out
-    assert "bad.json: box 2 PASS: GP25 is not a pull-up-capable input" in out
-    assert "broken.json: not valid JSON" in out
-    assert "absent.json: cannot read it" in out
+    seen = capsys.readouterr()
+    out, err = seen.out, seen.err                     # what is wrong goes to stderr
+    assert "bad.json: box 2 PASS: GP25 is not a pull-up-capable input" in err
+    assert "broken.json: not valid JSON" in err
+    assert "absent.json: cannot read it" in err and "cannot read" not in out
 
 
 def test_pins_check_prints_advice(tmp_path, capsys):

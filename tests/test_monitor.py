@@ -121,3 +121,10 @@ def test_the_deathball_board_is_drawn_live_from_a_game_stream():
     rows = {r.split()[0]: r.split()[1:] for r in last if r[:1].isdigit()}
     assert rows["3"][2] == "1" and rows["3"][4] == "2"          # c3 and e3
     assert rows["2"][2] == "3" and rows["2"][1] == "@" and rows["2"][6] == "@"   # c2; balls b2, g2
+
+
+def test_typed_lines_split_as_sent_lines_do():
+    """``a;b`` typed at the monitor is two lines, as with ``--send``; blanks are dropped."""
+    from courtside_host.cmd_monitor import together
+    assert together("sim 1 THROW down; sim 2 CATCH down") == "sim 1 THROW down\nsim 2 CATCH down"
+    assert together("ping") == "ping" and together("get;;") == "get"

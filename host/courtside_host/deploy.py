@@ -6,7 +6,9 @@ What goes on the board (the *build*):
     /courtside/**.mpy           the firmware package, compiled with mpy-cross; modules with
                                 native code (``@micropython.viper``) for the board's own
                                 ``-march``, read from ``sys.implementation._mpy``
-    /pinmap.json                the pin map (checked here with the board's own rules)
+    /pinmap.json                the pin map asked for (checked here with the board's own
+                                rules); with none asked for, the board keeps its own, and
+                                one that has none gets the standard map
     /settings.json              only when settings are given (else the board keeps its own)
 
 How (all file work goes through mpremote's transport, in the raw REPL):
@@ -378,7 +380,7 @@ class Plan:
         have = board["files"]
         self.send = [p for p, data in sorted(build.files.items())
                      if have.get(p) != digest(data)]
-        self.delete = sorted(p for p in have if p not in build.files and p != "settings.json")
+        self.delete = sorted(p for p in have if p not in build.files and p not in KEPT)
         self.rmdirs = sorted((d for d in board["dirs"] if d not in build.dirs()),
                              key=lambda d: -d.count("/"))
         self.mkdirs = [d for d in build.dirs() if d not in board["dirs"]]
@@ -444,8 +446,12 @@ def _mkdir(paths):
 """
 
 
+KEPT = ("settings.json", "pinmap.json")   # never deleted: the board keeps them unless replaced
+
+
 class Result:
     def __init__(self):
+        self.kept_pins = False   # no map asked for: the board's own left in place
         self.sent = []
         self.deleted = []
         self.unchanged = 0
@@ -527,14 +533,16 @@ def reset_and_ping(link, expected, timeout=10.0, on_step=None):
                          " (it may be in safe mode, or main.py failed: courtside doctor)"))
 
 
-def deploy(port, *, firmware=FIRMWARE, pins=PINMAP, settings=None, compiler=None, source=False,
+def deploy(port, *, firmware=FIRMWARE, pins=None, settings=None, compiler=None, source=False,
            ping=True, timeout=10.0, on_step=None):
-    """Bring the board on ``port`` up to date; returns a Result. See the module docstring."""
+    """Bring the board on ``port`` up to date; returns a Result. See the module docstring.
+    ``pins`` None keeps the board's pin map (a builder's own, sent with an earlier
+    ``--pins``), or writes the standard one where the board has none."""
     start = time.monotonic()
     step = on_step or (lambda *a: None)
     result = Result()
     tree(firmware)          # bad input is refused before the board is touched
-    pin_map(pins)
+    pin_map(pins or PINMAP)
     # No soft reset on the way in: Ctrl-C stops the firmware, which leaves the board at its
     # REPL with capture, matrix and watchdog off (courtside.start), as mpremote connects;
     # the one reset is the one at the end, into the deployed firmware.
@@ -551,7 +559,11 @@ def deploy(port, *, firmware=FIRMWARE, pins=PINMAP, settings=None, compiler=None
             march, why = native_target(board["mpy"], compiler.sub())
             step("native", "machine code for %s" % march if march else
                  "no machine code (%s): the firmware uses its bytecode versions" % why, 0)
-        the_build = build(firmware, pins, settings, compiler, source, march)
+        the_build = build(firmware, pins or PINMAP, settings, compiler, source, march)
+        if pins is None and "pinmap.json" in board["files"]:
+            del the_build.files["pinmap.json"]         # the board's own map stays
+            result.kept_pins = True
+            step("pins", "the board's own pin map kept (--pins FILE writes another)", 0)
         result.native = the_build.native
         result.left_off = the_build.left_off
         plan = Plan(the_build, board)

@@ -47,8 +47,11 @@ class Uf2:
 
 
 def read_uf2(path):
-    """The UF2 file checked block by block; FlashError if it is not one."""
-    data = Path(path).read_bytes()
+    """The UF2 file checked block by block; FlashError if it is not one or cannot be read."""
+    try:
+        data = Path(path).read_bytes()
+    except OSError as e:
+        raise FlashError("cannot read %s (%s)" % (path, e.strerror or e)) from None
     if not data or len(data) % BLOCK:
         raise FlashError("%s is not a UF2 file (its size is not a whole number of 512-byte blocks)" % path)
     families = set()

