@@ -140,7 +140,7 @@ def test_pins_check_init_and_a_builders_own_map(installed):
     assert again.returncode == 1 and "already exists" in again.stderr
     assert json.loads(mine.read_text()) == data     # the builder's edit is kept
     bad = installed.courtside("pins", "check", "pinmap.json", check=False)
-    assert bad.returncode == 1 and "pinmap.json:" in bad.stdout and "good" not in bad.stdout
+    assert bad.returncode == 1 and "pinmap.json:" in bad.stderr and "good" not in bad.stdout + bad.stderr
     installed.courtside("pins", "init", "--variant", "two_boxes", "two.json")
     assert "2 boxes" in installed.courtside("pins", "check", "two.json").stdout
     docs = installed.courtside("pins", "docs", check=False)
