@@ -245,9 +245,10 @@ def pin_map(pins=PINMAP):
     except OSError as e:
         raise DeployError("cannot read the pin map %s (%s)" % (pins, e.strerror or e)) from None
     try:
-        problems = pinmap.check(json.loads(pins_bytes))
-    except ValueError as e:
-        problems = ["not JSON: %s" % e]
+        pinmap.read(pins_bytes)        # the board's own reading: size, UTF-8, JSON, rules
+        problems = []
+    except pinmap.PinMapError as e:
+        problems = e.problems
     if problems:
         raise DeployError("pin map %s refused:\n  %s" % (pins, "\n  ".join(problems)))
     return pins_bytes
