@@ -131,6 +131,13 @@ def line(kind, t, fields):
     return encode(kind, t, fields).decode()
 
 
+def _value(v):
+    """One value as the stream writes it (text): for tests and tools."""
+    out = bytearray()
+    _put(out, v)
+    return out.decode()
+
+
 def encode(kind, t, fields):
     """The bytes of one event line (without the newline), as ``line`` spells it: what a
     board sends. It is built from bytes, so it makes no new ``str``: on MicroPython each
