@@ -48,12 +48,14 @@ class _Checked(io.IOBase):
         self._check = check
 
     def readinto(self, buf, n=-1):
-        n = len(buf) if n is None or n < 0 else min(n, len(buf))
-        view = memoryview(buf)[:n]
-        got = self._file.readinto(view)
+        # No slice of ``buf`` unless asked for fewer bytes than it holds: the loader calls
+        # this for every few hundred bytes, and what it made would lie between its objects.
+        if n is not None and 0 <= n < len(buf):
+            buf = memoryview(buf)[:n]
+        got = self._file.readinto(buf)
         # A file cut short is let through: past its end the loader reads only end-of-file
         # markers, which it refuses, and before it every byte was checked.
-        if self._check.feed(view[:got]):
+        if self._check.feed(buf, got):
             self.close()
             _refuse(errno.EACCES)
         return got

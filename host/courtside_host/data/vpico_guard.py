@@ -26,107 +26,152 @@ REFUSED = ("socket", "ssl", "tls", "websocket", "requests", "mip", "termios", "u
 GUARDED = ("__import__", "compile", "exec", "eval")
 
 
-# .mpy files (version 6), read as they stream past: a parser that yields what it wants
-# next, 0 for one byte (sent back to it) or n > 0 for n bytes it skips, and returns True
-# on native code (or anything it cannot read as bytecode), False at the module's end.
-
-def _byte():
-    return (yield 0)
-
-
-def _uint():
-    n = 0
-    while True:
-        b = yield from _byte()
-        n = (n << 7) | (b & 0x7F)
-        if not b & 0x80:
-            return n
-
-
-def _obj():
-    """One constant: None, False, True, Ellipsis (no payload), str and bytes (NUL-ended),
-    int, float, complex (as text), tuple (of constants)."""
-    kind = yield from _byte()
-    if kind == 10:
-        for _ in range((yield from _uint())):
-            yield from _obj()
-        return
-    if kind > 9:
-        raise ValueError
-    if kind > 4:
-        n = yield from _uint()
-        n += 1 if kind in (5, 6) else 0
-        if n:
-            yield n
-
-
-def _raw_code():
-    """True if this function, or one inside it, is native."""
-    kind_len = yield from _uint()
-    if kind_len & 3:
-        return True
-    if kind_len >> 3:
-        yield kind_len >> 3
-    if kind_len & 4:
-        for _ in range((yield from _uint())):
-            if (yield from _raw_code()):
-                return True
-    return False
-
-
-def _mpy(arch):
-    try:
-        if (yield from _byte()) != 0x4D or (yield from _byte()) != 6:
-            return False                       # not a .mpy v6: the loader refuses it itself
-        header = (yield from _byte()) >> 2
-        if header:
-            return header == arch              # native code this interpreter would load
-        yield from _byte()
-        n_qstr = yield from _uint()
-        n_obj = yield from _uint()
-        for _ in range(n_qstr):
-            n = yield from _uint()
-            if not n & 1:
-                yield (n >> 1) + 1
-        for _ in range(n_obj):
-            yield from _obj()
-        return (yield from _raw_code())
-    except ValueError:
-        return True
+# .mpy files (version 6), read as they stream past by a state machine that keeps only small
+# numbers: a check that made objects for each byte (a generator per field, as a first
+# version did) left its garbage between the loader's own objects, and a heap that had
+# loaded the firmware through it was too broken up for a 2 KB string.
+(_AT_MAGIC, _AT_VERSION, _AT_FLAGS, _AT_SMALLINT, _AT_NQSTR, _AT_NOBJ, _AT_QSTR, _AT_KIND,
+ _AT_OBJLEN, _AT_TUPLE, _AT_CODE, _AT_CHILDREN, _AT_END) = range(13)
+# the steps that read an unsigned number
+_NUMBERS = (_AT_NQSTR, _AT_NOBJ, _AT_QSTR, _AT_OBJLEN, _AT_TUPLE, _AT_CODE, _AT_CHILDREN)
+_UINT_MAX = 1 << 24     # far beyond a Pico's flash: a count this large is not bytecode
 
 
 class MpyCheck:
     """Feed a .mpy's bytes in order (``arch``: the native architecture the interpreter
-    loads, bits 10-13 of its ``sys.implementation._mpy``); ``native`` turns True as soon as a native part (or
-    what is not bytecode of this version) has gone past, ``done`` at the module's end."""
+    loads, bits 10-13 of its ``sys.implementation._mpy``); ``native`` turns True as soon as
+    a native part (or what is not bytecode of this version) has gone past, ``done`` at the
+    module's end. The parts it reads: the header, the qstrs, the constants (None, False,
+    True, Ellipsis without payload; str and bytes NUL-ended; int, float, complex as text;
+    tuples of constants), then the raw code, whose kind bits say bytecode or native, with
+    its children. Feeding allocates nothing but the list of nesting levels."""
 
     def __init__(self, arch):
         self.native = False
         self.done = False
-        self._parser = _mpy(arch)
-        self._want = next(self._parser)
+        self._arch = arch
+        self._step = _AT_MAGIC
+        self._n = 0             # the unsigned number being read
+        self._skip = 0          # payload bytes to pass over before the next step
+        self._count = 0         # qstrs still to read
+        self._extra = 0         # 1 for a constant whose payload ends in a NUL
+        self._left = []         # per level: constants (of tuples) or children (of code) to read
 
-    def feed(self, chunk):
-        i, n = 0, len(chunk)
-        while i < n and not self.done:
-            try:
-                if self._want:
-                    take = min(self._want, n - i)
-                    i += take
-                    self._want -= take
-                    if not self._want:
-                        self._want = self._parser.send(None)
-                else:
-                    i += 1
-                    self._want = self._parser.send(chunk[i - 1])
-            except StopIteration as end:
-                self.native = bool(end.value)
-                self.done = True
+    def feed(self, chunk, n=-1):
+        """The next ``n`` bytes of ``chunk`` (all of it by default); True once native."""
+        n = len(chunk) if n < 0 else n
+        i = 0
+        while not self.done:
+            if self._skip:
+                take = min(self._skip, n - i)
+                if take <= 0:
+                    break
+                i += take
+                self._skip -= take
+            elif self._step == _AT_END:
+                self._finish(False)
+            elif i < n:
+                self._byte(chunk[i])
+                i += 1
+            else:
+                break
         return self.native
 
     def end(self):
         """At the end of the file: True if it was native or cut short."""
         return self.native or not self.done
+
+    def _finish(self, native):
+        self.native = native
+        self.done = True
+
+    def _byte(self, b):
+        step = self._step
+        if step in _NUMBERS:
+            if self._n >= _UINT_MAX:
+                self._finish(True)
+                return
+            self._n = (self._n << 7) | (b & 0x7F)
+            if not b & 0x80:
+                self._number(self._n)
+                self._n = 0
+        elif step <= _AT_VERSION:              # _AT_MAGIC, then _AT_VERSION
+            if b != (0x4D if step == _AT_MAGIC else 6):
+                self._finish(False)            # not a .mpy v6: the loader refuses it itself
+            self._step = step + 1
+        elif step == _AT_FLAGS:
+            if b >> 2:
+                self._finish(b >> 2 == self._arch)   # native code this interpreter would load
+            self._step = _AT_SMALLINT
+        elif step == _AT_SMALLINT:
+            self._step = _AT_NQSTR
+        elif b == 10:                          # _AT_KIND: a tuple, its length next
+            self._step = _AT_TUPLE
+        elif b > 9:
+            self._finish(True)
+        elif b > 4:
+            self._extra = 1 if b < 7 else 0    # str and bytes end in a NUL
+            self._step = _AT_OBJLEN
+        else:
+            self._constant()
+
+    def _number(self, v):
+        step = self._step
+        if step == _AT_NQSTR:
+            self._count = v
+            self._step = _AT_NOBJ
+        elif step == _AT_NOBJ:
+            self._left.append(v)
+            self._qstr()
+        elif step == _AT_QSTR:
+            if not v & 1:
+                self._skip = (v >> 1) + 1
+            self._qstr()
+        elif step == _AT_OBJLEN:
+            self._skip = v + self._extra
+            self._constant()
+        elif step == _AT_TUPLE:
+            self._left.append(v)
+            self._constant()
+        elif step == _AT_CODE:
+            if v & 3:
+                self._finish(True)
+            self._skip = v >> 3
+            if v & 4:
+                self._step = _AT_CHILDREN
+            else:
+                self._code()
+        else:                                  # _AT_CHILDREN
+            self._left.append(v)
+            self._code()
+
+    def _qstr(self):
+        if self._count:
+            self._count -= 1
+            self._step = _AT_QSTR
+        else:
+            self._constant()
+
+    def _constant(self):
+        """The next constant, or the raw code once the last has been read."""
+        if self._open():
+            self._step = _AT_KIND
+        else:
+            self._left.append(1)
+            self._code()
+
+    def _code(self):
+        self._step = _AT_CODE if self._open() else _AT_END
+
+    def _open(self):
+        """Whether an item is still to be read at the innermost level with one; counts it."""
+        left = self._left
+        while left and not left[-1]:
+            left.pop()
+        if left:
+            left[-1] -= 1
+            return True
+        return False
 
 
 _SPACE = b" \t\r\n\f\v\\"
@@ -159,8 +204,9 @@ class SourceCheck:
         self._long = False        # a triple-quoted string
         self._deco = (0, b"")     # the decorator's step and what of its word matched
 
-    def feed(self, chunk):
-        chunk = bytes(chunk)
+    def feed(self, chunk, n=-1):
+        """The next ``n`` bytes of ``chunk`` (all of it by default); True once native."""
+        chunk = bytes(chunk if n < 0 else memoryview(chunk)[:n])
         i, n = 0, len(chunk)
         while i < n and not self.native:
             # Jump over what cannot change the state (most of a file), a byte at a time only
