@@ -19,6 +19,7 @@ import io
 import json
 import os
 import re
+import select
 import shutil
 import signal
 import socket
@@ -489,6 +490,10 @@ class Client:
             (n,) = struct.unpack("!Q", self._read(8))
         return bool(b0 & 0x80), b0 & 0x0F, self._read(n)
 
+    def ready(self, timeout):
+        """Whether something has come to be read within ``timeout`` seconds."""
+        return bool(self.buf) or bool(select.select([self.sock], [], [], timeout)[0])
+
     def recv(self):
         """The next text message; raises Closed at a close frame."""
         fin, opcode, payload = self.next_frame()
@@ -812,13 +817,12 @@ def test_a_flood_through_the_relay_leaves_the_virtual_pico_answering(runtime, pi
             client.send("get")
         seen = []
         end = time.monotonic() + 60
-        while time.monotonic() < end:
+        while time.monotonic() < end and not any(is_event("pong")(m) for m in seen):
+            # A ping while the page is still over its rate is refused like the flood: it is
+            # sent again until one is let through.
             client.send("ping")
-            try:
-                seen += client.until(is_event("pong"), "a pong after the flood")
-                break
-            except pytest.fail.Exception:
-                continue
+            while client.ready(0.5) and not is_event("pong")(seen[-1] if seen else ""):
+                seen.append(client.recv())
         elapsed = time.monotonic() - start
         assert any(is_event("pong")(m) for m in seen)
         gets = sum(1 for m in seen if is_event("cmd")(m) and event(m)["line"] == "get")
