@@ -6,7 +6,7 @@ reader as script lines, go through CPython and the MicroPython unix port; what c
 The inputs lean on what once differed: lone surrogates, DEL, NUL and other control
 characters after or inside the JSON, Unicode spaces, ``set`` with several bad words,
 lenient JSON (``01``, ``\\x``, a trailing comma, ``NaN``). The page's WebAssembly runtime
-is compared on a fixed list of them in tests/test_web_page.py.
+is compared on a fixed list of them and on random commands in tests/test_web_page.py.
 """
 
 import binascii

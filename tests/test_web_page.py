@@ -18,6 +18,8 @@ import pytest
 from browser import Web, chromium, close, open_page, pixels, wait_for
 from conftest import ROOT, deployed_pico, simulate
 from courtside_host import render
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
@@ -259,3 +261,23 @@ def test_hostile_text_gives_the_unix_ports_bytes_in_the_page(web, driver, microp
     path.write_text(text)
     assert streamed == simulate(micropython, "--seed", "7", path).stdout
     assert '"line":"\\ud800"' in streamed and '"line":"a\\u007fb"' in streamed
+
+
+def _random_commands():
+    from test_one_text import COMMAND
+    return st.lists(COMMAND, min_size=1, max_size=40)
+
+
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(commands=_random_commands())
+def test_random_commands_give_the_unix_ports_bytes_in_the_page(web, driver, micropython, tmp_path, commands):
+    """The third runtime on random command text (any code point, surrogates and controls
+    among command words), as tests/test_one_text.py compares CPython and the unix port."""
+    from test_one_text import script_of
+    text = script_of(commands)
+    open_page(driver, web.url)
+    streamed = driver.execute_script("return window.courtside.script(arguments[0], 7)", text)
+    path = tmp_path / "random.jsonl"
+    path.write_text(text)
+    expected = simulate(micropython, "--seed", "7", path).stdout
+    assert streamed == expected and expected.count("\n") > len(commands)
