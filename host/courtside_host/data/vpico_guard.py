@@ -179,12 +179,20 @@ _AFTER_DOT = (b"native", b"viper", b"asm_")
 _CODE, _COMMENT, _QUOTES, _STRING, _ESCAPE, _DECORATOR = range(6)
 
 
-def _first(data, start, these):
-    """The index of the first of the bytes ``these`` in ``data`` from ``start`` (or its end)."""
-    best = len(data)
-    for c in these:
-        at = data.find(bytes((c,)), start, best)
-        if 0 <= at < best:
+# What may begin or end something, per state, as one-byte needles made once: a check that
+# made them at each step left garbage between the compiler's objects.
+_NEEDLES_CODE = (b"#", b"'", b'"', b"@")
+_NEEDLES_COMMENT = (b"\n",)
+_NEEDLES_SHORT = {0x22: (b'"', b"\\", b"\n"), 0x27: (b"'", b"\\", b"\n")}
+_NEEDLES_LONG = {0x22: (b'"', b"\\"), 0x27: (b"'", b"\\")}
+
+
+def _first(data, start, end, needles):
+    """The index of the first of ``needles`` in ``data[start:end]`` (or ``end``)."""
+    best = end
+    for needle in needles:
+        at = data.find(needle, start, best)
+        if at >= 0:
             best = at
     return best
 
@@ -206,18 +214,20 @@ class SourceCheck:
 
     def feed(self, chunk, n=-1):
         """The next ``n`` bytes of ``chunk`` (all of it by default); True once native."""
-        chunk = bytes(chunk if n < 0 else memoryview(chunk)[:n])
-        i, n = 0, len(chunk)
+        if isinstance(chunk, memoryview):
+            chunk = bytes(chunk)            # (a memoryview has no find)
+        n = len(chunk) if n < 0 else n
+        i = 0
         while i < n and not self.native:
             # Jump over what cannot change the state (most of a file), a byte at a time only
-            # where something may begin or end.
+            # where something may begin or end; nothing is copied or made on the way.
             mode = self._mode
             if mode == _CODE:
-                j = _first(chunk, i, b"#'\"@")
+                j = _first(chunk, i, n, _NEEDLES_CODE)
             elif mode == _COMMENT:
-                j = _first(chunk, i, b"\n")
+                j = _first(chunk, i, n, _NEEDLES_COMMENT)
             elif mode == _STRING and self._count == 0:
-                j = _first(chunk, i, bytes((self._quote, 0x5C)) + (b"" if self._long else b"\n"))
+                j = _first(chunk, i, n, (_NEEDLES_LONG if self._long else _NEEDLES_SHORT)[self._quote])
             else:
                 j = i
             if j >= n:
