@@ -172,23 +172,15 @@ def test_remounting_the_root_reaches_nothing_new(world, link):
     untouched(top, outside)
 
 
-def test_the_kernel_fences_in_a_program_that_digs_out_the_host_modules(world, link):
+def test_the_host_modules_cannot_be_dug_out(world, link):
+    """The ways that once reached the unix port's own VfsPosix and os (the flash object's
+    insides, import with sys.path emptied) reach the board's modules now, with or without
+    the kernel's fence (tests/test_vpico_guard.py has them all with Landlock off, and the
+    kernel's wall on its own)."""
     pico, top, outside = world
-    if pico.fence != "landlock":
-        pytest.skip("this kernel has no Landlock: only the board's own modules confine paths")
-    secret = str(outside / "secret.txt")
-    # The unix port's own VfsPosix, reached through the flash object and through an
-    # emptied sys.path (which makes import skip sys.modules), can name any host path...
-    link.exec("host = type(vfs.mount()[0][0]._host)('/')")
+    assert "AttributeError" in refused(link, "type(vfs.mount()[0][0]._host)('/')")
     link.exec("sys.path.clear()\nimport vfs as real_vfs, os as real_os\nsys.path[:] = ['', '/lib']")
-    # ...but the kernel lets it open, list, write and run nothing outside the flash.
-    for code in ("host.open(%r, 'r').read()" % secret, "host.ilistdir(%r)" % str(outside),
-                 "host.open(%r, 'w')" % str(top / "planted.txt"),
-                 "real_vfs.VfsPosix(%r).open('/secret.txt', 'r').read()" % str(outside),
-                 "host.mkdir(%r)" % str(top / "made"), "host.remove(%r)" % secret):
-        assert "EACCES" in refused(link, code), code
-    status = link.eval("real_os.system('cat %s > %s')" % (secret, top / "copied.txt"))
-    assert status != 0
+    assert link.eval("hasattr(real_vfs, 'VfsPosix') or hasattr(real_os, 'system')") is False
     untouched(top, outside)
 
 

@@ -18,6 +18,8 @@ import pytest
 from browser import Web, chromium, close, open_page, pixels, wait_for
 from conftest import ROOT, deployed_pico, simulate
 from courtside_host import render
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
@@ -246,3 +248,36 @@ def test_watching_a_board_through_the_relay(relayed, driver, tmp_path):
     assert json.loads(log.splitlines()[0])["port"] == "browser relay"
     report = replays_identically(tmp_path, log)
     assert "every verdict the same" in report
+
+
+def test_hostile_text_gives_the_unix_ports_bytes_in_the_page(web, driver, micropython, tmp_path):
+    """The WebAssembly runtime, on the commands that once gave different bytes on different
+    runtimes (lone surrogates, DEL, NUL, several bad words in a set, Unicode spaces)."""
+    from test_one_text import HOSTILE_COMMANDS, script_of
+    text = script_of(HOSTILE_COMMANDS)
+    open_page(driver, web.url)
+    streamed = driver.execute_script("return window.courtside.script(arguments[0], 7)", text)
+    path = tmp_path / "hostile.jsonl"
+    path.write_text(text)
+    assert streamed == simulate(micropython, "--seed", "7", path).stdout
+    assert '"line":"\\ud800"' in streamed and '"line":"a\\u007fb"' in streamed
+
+
+def _random_commands():
+    from test_one_text import COMMAND
+    return st.lists(COMMAND, min_size=1, max_size=40)
+
+
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(commands=_random_commands())
+def test_random_commands_give_the_unix_ports_bytes_in_the_page(web, driver, micropython, tmp_path, commands):
+    """The third runtime on random command text (any code point, surrogates and controls
+    among command words), as tests/test_one_text.py compares CPython and the unix port."""
+    from test_one_text import script_of
+    text = script_of(commands)
+    open_page(driver, web.url)
+    streamed = driver.execute_script("return window.courtside.script(arguments[0], 7)", text)
+    path = tmp_path / "random.jsonl"
+    path.write_text(text)
+    expected = simulate(micropython, "--seed", "7", path).stdout
+    assert streamed == expected and expected.count("\n") > len(commands)

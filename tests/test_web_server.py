@@ -18,6 +18,8 @@ import http.server
 import io
 import json
 import os
+import re
+import select
 import shutil
 import signal
 import socket
@@ -420,7 +422,7 @@ class Client:
 
     made: list = []       # every client, closed after each test (see ``clients_closed``)
 
-    def __init__(self, port, origin=None, rcvbuf=None):
+    def __init__(self, port, origin=None, rcvbuf=None, host=None):
         self.sock = socket.socket()
         Client.made.append(self)
         if rcvbuf:
@@ -428,9 +430,9 @@ class Client:
         self.sock.settimeout(WAIT)
         self.sock.connect(("127.0.0.1", port))
         key = base64.b64encode(os.urandom(16)).decode()
-        request = ("GET /relay HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nUpgrade: websocket\r\n"
+        request = ("GET /relay HTTP/1.1\r\nHost: %s\r\nUpgrade: websocket\r\n"
                    "Connection: Upgrade\r\nSec-WebSocket-Key: %s\r\nSec-WebSocket-Version: 13\r\n"
-                   % (port, key))
+                   % (host or "127.0.0.1:%d" % port, key))
         if origin:
             request += "Origin: %s\r\n" % origin
         self.sock.sendall((request + "\r\n").encode())
@@ -487,6 +489,10 @@ class Client:
         elif n == 127:
             (n,) = struct.unpack("!Q", self._read(8))
         return bool(b0 & 0x80), b0 & 0x0F, self._read(n)
+
+    def ready(self, timeout):
+        """Whether something has come to be read within ``timeout`` seconds."""
+        return bool(self.buf) or bool(select.select([self.sock], [], [], timeout)[0])
 
     def recv(self):
         """The next text message; raises Closed at a close frame."""
@@ -583,8 +589,49 @@ def test_the_handshake_and_what_is_refused_before_it(relay, board):
     assert status == 403 and any("evil.example" in n for n in relay.notes)
     client = Client(relay.port, origin="http://127.0.0.1:%d" % relay.port)
     assert opened(client)["port"] == board.url
-    client = Client(relay.port, origin="http://localhost:%d" % relay.port)
+    client = Client(relay.port, origin="http://localhost:%d" % relay.port, host="localhost:%d" % relay.port)
     opened(client)
+
+
+def upgrade_status(port, origin, host=None):
+    """The status of a WebSocket handshake to the relay with this Origin (and Host)."""
+    request = ("GET /relay HTTP/1.1\r\nHost: %s\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+               "Sec-WebSocket-Key: %s\r\nSec-WebSocket-Version: 13\r\nOrigin: %s\r\n\r\n"
+               % (host or "127.0.0.1:%d" % port, base64.b64encode(os.urandom(16)).decode(), origin))
+    return exchange(port, request.encode())[0]
+
+
+def test_the_relay_takes_only_the_pages_own_origin(relay):
+    port = relay.port
+    for origin, host in [
+            ("http://127.0.0.1:3000", None), ("http://evil.localhost", None),
+            ("http://evil.localhost:%d" % port, None), ("https://127.0.0.1:%d" % port, None),
+            ("http://127.0.0.1", None), ("http://127.0.0.1:%d/page" % port, None), ("null", None),
+            ("http://localhost:%d" % port, None), ("http://[::1]:%d" % port, None),
+            ("http://127.0.0.1:%d" % (port + 1), "127.0.0.1:%d" % (port + 1)),   # the server's port only
+            ("http://127.0.0.1:x", None), ("http://user@127.0.0.1:%d" % port, None), ("", None),
+            ("http://evil.localhost:%d" % port, "evil.localhost:%d" % port),
+            ("ws://127.0.0.1:%d" % port, None)]:
+        assert upgrade_status(port, origin, host) == 403, (origin, host)
+    assert sum("was refused" in n for n in relay.notes) == 15
+    assert upgrade_status(port, "http://127.0.0.1:%d" % port) == 101
+    assert upgrade_status(port, "http://localhost:%d" % port, "localhost:%d" % port) == 101
+
+
+def test_every_answer_says_the_page_may_not_be_framed_and_runs_only_its_own_script(server, page):
+    for path in ("/", "/courtside.js", "/config.json", "/bundle.json", "/no-such-file"):
+        status, headers, _ = get(server, path)
+        csp = headers["content-security-policy"]
+        directives = dict((d.split(" ", 1) + [""])[:2] for d in csp.split("; "))
+        assert directives["frame-ancestors"] == "'none'" and headers["x-frame-options"] == "DENY", path
+        assert directives["default-src"] == "'none'"
+        assert directives["script-src"] == "'self' 'wasm-unsafe-eval'"          # no inline script
+        assert "unsafe-inline" not in csp and "unsafe-eval'" not in csp.replace("wasm-unsafe-eval'", "")
+        assert headers["x-content-type-options"] == "nosniff"
+    html = (webserver.PAGE / "index.html").read_text()
+    scripts = re.findall(r"<script\b[^>]*>", html)
+    assert scripts and all(" src=" in tag for tag in scripts)                 # the policy lets them run
+    assert not re.search(r"\son[a-z]+\s*=|\sstyle\s*=|<style\b|javascript:", html)
 
 
 def test_frames_masked_fragmented_pinged_and_closed(relay, board):
@@ -659,6 +706,35 @@ def test_board_lines_go_to_every_client_and_only_good_commands_go_back(relay, bo
         "an empty line", "a line with control characters", "a line over 200 characters"}
 
 
+def is_limited(text):
+    return text.startswith('{"relay"') and json.loads(text)["relay"] == "limited"
+
+
+def test_a_page_sending_thousands_of_commands_is_held_to_the_rate_and_told(relay, board, monkeypatch):
+    now = [1000.0]
+    monkeypatch.setattr(webserver, "_clock", lambda: now[0])
+    flooder = Client(relay.port)
+    opened(flooder)
+    other = Client(relay.port)
+    opened(other)
+    for i in range(3000):
+        flooder.send("get %d" % i)
+    notice = json.loads(flooder.until(is_limited, "the notice")[-1])
+    assert notice["refused"] >= 1 and "20 commands a second" in notice["why"]
+    until(lambda: sum(c.refused for c in relay.clients) == 3000 - webserver.BURST, "the whole flood read")
+    other.send("sim 1 THROW")                               # another page is not held back
+    until(lambda: b"sim 1 THROW" in board.commands(), "the other page's command")
+    sent = [c for c in board.commands() if c.startswith(b"get ")]
+    assert sent == [b"get %d" % i for i in range(webserver.BURST)]       # the first BURST, in order
+    now[0] += 1.0                                           # a second later: RATE more
+    flooder.send("ping ok")
+    until(lambda: b"ping ok" in board.commands(), "a command after the flood")
+    assert sum(c.startswith(b"get ") for c in board.commands()) == webserver.BURST
+    assert any("client 1 sends more than 20 commands a second" in n and "not sent so far" in n
+               for n in relay.notes)
+    assert sum("client 1 sends" in n for n in relay.notes) == 1          # told once a second, not 2960 times
+
+
 def test_a_client_that_does_not_read_is_dropped_and_the_others_go_on(runtime, board, monkeypatch):
     monkeypatch.setattr(wsock, "CLOSE_WAIT", 120.0)           # let it read the backlog to its close frame
     notes = []
@@ -730,6 +806,28 @@ def test_a_game_through_the_relay_on_the_virtual_pico(runtime, pico):
         assert [event(m)["line"] for m in after if is_event("cmd")(m)] == ["ping"]
         assert not any(is_event("settings")(m) or is_event("error")(m) for m in after)
         assert sum("not passed to the board" in n for n in notes) == 2
+
+
+def test_a_flood_through_the_relay_leaves_the_virtual_pico_answering(runtime, pico):
+    with webserver.serving(runtime=runtime, port=0, board=pico.port, log=lambda note: None) as s:
+        client = Client(s.port)
+        client.until(is_event("pong"), "the board's first pong")
+        start = time.monotonic()
+        for _ in range(3000):
+            client.send("get")
+        seen = []
+        end = time.monotonic() + 60
+        while time.monotonic() < end and not any(is_event("pong")(m) for m in seen):
+            # A ping while the page is still over its rate is refused like the flood: it is
+            # sent again until one is let through.
+            client.send("ping")
+            while client.ready(0.5) and not is_event("pong")(seen[-1] if seen else ""):
+                seen.append(client.recv())
+        elapsed = time.monotonic() - start
+        assert any(is_event("pong")(m) for m in seen)
+        gets = sum(1 for m in seen if is_event("cmd")(m) and event(m)["line"] == "get")
+        assert gets <= webserver.BURST + webserver.RATE * elapsed + 1     # the rest never reached it
+        assert any(is_limited(m) for m in seen)
 
 
 def test_the_board_is_restarted_only_when_asked(runtime, pico):

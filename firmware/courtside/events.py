@@ -4,8 +4,8 @@ Each event is one line of JSON, ``{"ev": kind, "t": us, ...}``, with ``t`` the
 microseconds since the firmware started (for a press: when its first edge happened) and
 the other keys in sorted order, so a board, the simulator on CPython and the simulator on
 the MicroPython unix port print byte-identical lines for the same input. Strings are
-written in ASCII on every runtime (``\\u00e9``, ``\\b``), whatever the interpreter's own
-``json`` would do.
+written in ASCII on every runtime (``\\u00e9``, ``\\b``, DEL as ``\\u007f``, a lone
+surrogate as ``\\ud800``), whatever the interpreter's own ``json`` would do.
 
 ``FIELDS`` names the fields of every kind. The firmware writes every line through ``line``; the
 laptop reads them back with ``parse``; docs/events.md and docs/deathball.md document the
@@ -100,10 +100,13 @@ _SHORT = {8: "\\b", 9: "\\t", 10: "\\n", 12: "\\f", 13: "\\r", 34: '\\"', 92: "\
 
 
 def _string(s):
-    raw = s.encode()
-    if len(raw) == len(s):  # ASCII: the interpreter's json agrees unless a control char
+    try:
+        raw = s.encode()
+    except UnicodeError:    # a lone surrogate (CPython cannot encode it): spelled below
+        raw = b""
+    if len(raw) == len(s):  # ASCII: the interpreter's json agrees unless a control char or DEL
         for c in raw:
-            if c < 32:
+            if c < 32 or c == 127:
                 break
         else:
             return json.dumps(s)
@@ -126,6 +129,13 @@ def _string(s):
 def line(kind, t, fields):
     """The text of one event line (without the newline)."""
     return encode(kind, t, fields).decode()
+
+
+def _value(v):
+    """One value as the stream writes it (text): for tests and tools."""
+    out = bytearray()
+    _put(out, v)
+    return out.decode()
 
 
 def encode(kind, t, fields):

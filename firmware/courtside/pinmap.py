@@ -7,6 +7,7 @@ the laptop validates a map with exactly the rules the board applies.
 
     pins = PinMap(json.load(f))        # raises PinMapError listing every problem
     pins = parse(text)                 # the same from JSON text; bad JSON is a PinMapError
+    pins = read(raw)                   # the same from a file's bytes (what every reader uses)
     pins.button_gpio[4 * box + k]      # k: 0 THROW/UP, 1 DODGE/DOWN, 2 CATCH/LEFT, 3 PASS/RIGHT
     pins.button_gpio[pins.main_id]     # the main-unit button, id 4 * boxes
     pins.label(id)                     # "box 2 CATCH", "main button"
@@ -68,10 +69,32 @@ def _is_int(value):
     return type(value) is int and not isinstance(value, bool)
 
 
+def _show(value):
+    """A value for a message, the same text on every runtime (never ``repr``): a string
+    quoted with anything not printable ASCII escaped, a whole number as it is, and any
+    other value by its JSON kind."""
+    if isinstance(value, str):
+        out = []
+        for ch in value[:40]:
+            c = ord(ch)
+            out.append(ch if 32 <= c < 127 and ch not in "'\\" else "\\x%02x" % c if c < 256 else
+                       "\\u%04x" % c if c < 0x10000 else "\\U%08x" % c)
+        return "'%s'%s" % ("".join(out), "..." if len(value) > 40 else "")
+    if value is None or isinstance(value, bool):
+        return {None: "null", True: "true", False: "false"}[value]
+    if _is_int(value):
+        return str(value) if -10 ** 12 < value < 10 ** 12 else "a number of %d digits" % len(str(abs(value)))
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "an object"
+    return "a number with a fraction"
+
+
 def _gpio(where, value, board, button, problems):
     """The GPIO number if it may carry this role on this board, else None (and a problem)."""
     if not _is_int(value) or value < 0:
-        problems.append("%s: pin must be a GPIO number, not %r" % (where, value))
+        problems.append("%s: pin must be a GPIO number, not %s" % (where, _show(value)))
         return None
     reserved = RESERVED_BY[board]
     if button and (value in reserved or (value in BOARDS[board] and value not in PULL_UP[board])):
@@ -96,9 +119,9 @@ def _check_cable(cable, problems):
     carried = []
     for contact in sorted(cable["pins"]):
         role = cable["pins"][contact]
-        if role not in CABLE_ROLES:
-            problems.append("cable: contact %s carries %r, which is not one of %s"
-                            % (contact, role, ", ".join(CABLE_ROLES)))
+        if not isinstance(role, str) or role not in CABLE_ROLES:
+            problems.append("cable: contact %s carries %s, which is not one of %s"
+                            % (_show(contact), _show(role), ", ".join(CABLE_ROLES)))
         elif role in carried and role not in ("GND", "spare"):
             problems.append("cable: %s is on more than one contact" % role)
         carried.append(role)
@@ -112,11 +135,11 @@ def check(data):
     problems = []
     if not isinstance(data, dict):
         return ["the pin map must be a JSON object"]
-    if data.get("format") != 1:
-        problems.append("format: expected 1, got %r" % (data.get("format"),))
+    if not _is_int(data.get("format")) or data.get("format") != 1:
+        problems.append("format: expected 1, got %s" % _show(data.get("format")))
     board = data.get("board")
-    if board not in BOARDS:
-        problems.append("board: %r is not one of %s" % (board, ", ".join(sorted(BOARDS))))
+    if not isinstance(board, str) or board not in BOARDS:
+        problems.append("board: %s is not one of %s" % (_show(board), ", ".join(sorted(BOARDS))))
         return problems
     used = {}
 
@@ -152,7 +175,8 @@ def check(data):
                 claim("%s %s" % (name, b), buttons[b], True)
         for b in sorted(buttons):
             if b not in BUTTONS:
-                problems.append("%s: unknown button %r (buttons are %s)" % (name, b, ", ".join(BUTTONS)))
+                problems.append("%s: unknown button %s (buttons are %s)"
+                                % (name, _show(b), ", ".join(BUTTONS)))
         if "led" not in box:
             problems.append("%s: led missing" % name)
         else:
@@ -170,9 +194,11 @@ def check(data):
         problems.append("matrix: an object with the data pin is required")
     else:
         claim("matrix", matrix["pin"])
-        if matrix.get("width", 8) != 8 or matrix.get("height", 8) != 8:
+        if not _is_int(matrix.get("width", 8)) or not _is_int(matrix.get("height", 8)) or \
+                matrix.get("width", 8) != 8 or matrix.get("height", 8) != 8:
             problems.append("matrix: only an 8x8 panel is supported")
-        if matrix.get("order", "GRB") not in ("GRB", "RGB"):
+        order = matrix.get("order", "GRB")
+        if not isinstance(order, str) or order not in ("GRB", "RGB"):
             problems.append("matrix: order must be GRB or RGB")
     if "cable" in data:
         _check_cable(data["cable"], problems)
@@ -200,16 +226,45 @@ class PinMap(Pins):
         Pins.__init__(self, data)
 
 
+FILE_MAX = 8 * 1024         # bytes: the maps in hardware/ take about 1.5 KB
+DEPTH_MAX = 8               # arrays and objects nested in a map (a map needs 4)
+
+
 def parse(text):
-    """A PinMap from JSON text; text that is not JSON is a PinMapError saying so."""
+    """A PinMap from JSON text; text that is not JSON (by the standard's grammar, the same
+    on every runtime), or nested deeper than DEPTH_MAX, is a PinMapError saying so."""
     import json
+
+    from courtside.jsoncheck import fault
+    wrong = fault(text, DEPTH_MAX)
+    if wrong is not None:
+        raise PinMapError(["%s (line %d column %d)" % wrong])
     try:
         data = json.loads(text)
-    except ValueError as e:
-        raise PinMapError(["not valid JSON (%s)" % (e,)]) from None
+    except (ValueError, RuntimeError, MemoryError):     # RuntimeError: nested too deep
+        raise PinMapError(["not valid JSON"]) from None
     return PinMap(data)
 
 
+def read(raw):
+    """A PinMap from a file's bytes: at most FILE_MAX of them, UTF-8, then ``parse``."""
+    from courtside.text import utf8
+    if len(raw) > FILE_MAX:
+        raise PinMapError(["longer than %d bytes" % FILE_MAX])
+    try:
+        text = utf8(raw)
+    except UnicodeError:
+        raise PinMapError(["not UTF-8 text"]) from None
+    return parse(text)
+
+
 def load(path):
-    with open(path) as f:
-        return parse(f.read())
+    """A PinMap from a file (OSError if it cannot be read)."""
+    raw = b""
+    with open(path, "rb") as f:     # in pieces: a board's heap has no room for FILE_MAX at once
+        while len(raw) <= FILE_MAX:
+            part = f.read(512)
+            if not part:
+                break
+            raw += part
+    return read(raw)

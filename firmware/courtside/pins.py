@@ -67,17 +67,17 @@ class Pins:
 def load(path):
     """Read and check a pin map file; then drop the checker from memory unless someone
     else imported it first (the laptop tools keep it)."""
-    loaded = "courtside.pinmap" in sys.modules
+    kept = [name for name in ("pinmap", "jsoncheck") if "courtside." + name in sys.modules]
     from courtside import pinmap
-    with open(path) as f:
-        checked = pinmap.parse(f.read())
+    checked = pinmap.load(path)
     pins = Pins(checked.data)
-    if not loaded:
-        del sys.modules["courtside.pinmap"]
-        import courtside
-        if hasattr(courtside, "pinmap"):
-            delattr(courtside, "pinmap")
-        del pinmap, checked
-        import gc
-        gc.collect()
+    del pinmap, checked
+    import courtside
+    for name in ("pinmap", "jsoncheck"):
+        if name not in kept:
+            sys.modules.pop("courtside." + name, None)
+            if hasattr(courtside, name):
+                delattr(courtside, name)
+    import gc
+    gc.collect()
     return pins

@@ -60,9 +60,11 @@ def check(name, value):
 
 
 def merged(current, changes):
-    """A new settings dict with ``changes`` applied, or ValueError and nothing applied."""
+    """A new settings dict with ``changes`` applied, or ValueError and nothing applied.
+    Names are checked in sorted order, so that with two bad ones every runtime names the
+    same (MicroPython's dicts keep no order)."""
     out = dict(current)
-    for name in changes:
+    for name in sorted(changes):
         out[name] = check(name, changes[name])
     if out["tie_us"] >= out["contest_ms"] * 1000:
         raise ValueError("tie_us must be shorter than contest_ms")
@@ -70,7 +72,8 @@ def merged(current, changes):
 
 
 def parse(words):
-    """``["tie_us=800", "sound=0"]`` -> dict; ValueError on a malformed word."""
+    """``["tie_us=800", "sound=0"]`` -> dict of checked values; ValueError on the first bad
+    word, in the order given (the same word on every runtime)."""
     changes = {}
     for word in words:
         name, eq, value = word.partition("=")
@@ -79,6 +82,9 @@ def parse(words):
         if name in changes:
             raise ValueError("%s given twice" % name)
         changes[name] = value
+    for word in words:                    # then the values, in the order given
+        name = word.partition("=")[0]
+        changes[name] = check(name, changes[name])
     if not changes:
         raise ValueError("set needs at least one name=value")
     return changes

@@ -46,3 +46,34 @@ def upper(text):
 def quoted(text):
     """``text`` in quotes for a message, as it is."""
     return "'" + text + "'"
+
+
+def utf8(raw):
+    """``raw`` (bytes) decoded as UTF-8, or UnicodeError, by the standard's rules on every
+    runtime: MicroPython's own ``decode`` also takes overlong forms (``C0 80``) and encoded
+    surrogates (``ED A0 80``), which CPython's refuses."""
+    raw = bytes(raw)
+    if raw and max(raw) >= 0x80:
+        i, n = 0, len(raw)
+        while i < n:
+            b = raw[i]
+            if b < 0x80:
+                i += 1
+                continue
+            if 0xC2 <= b <= 0xDF:
+                size, lo, hi = 2, 0x80, 0xBF
+            elif 0xE0 <= b <= 0xEF:
+                size = 3
+                lo, hi = (0xA0, 0xBF) if b == 0xE0 else (0x80, 0x9F) if b == 0xED else (0x80, 0xBF)
+            elif 0xF0 <= b <= 0xF4:
+                size = 4
+                lo, hi = (0x90, 0xBF) if b == 0xF0 else (0x80, 0x8F) if b == 0xF4 else (0x80, 0xBF)
+            else:
+                raise UnicodeError("not UTF-8")
+            if i + size > n or not lo <= raw[i + 1] <= hi:
+                raise UnicodeError("not UTF-8")
+            for k in range(i + 2, i + size):
+                if not 0x80 <= raw[k] <= 0xBF:
+                    raise UnicodeError("not UTF-8")
+            i += size
+    return raw.decode()

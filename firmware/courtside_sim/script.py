@@ -22,6 +22,7 @@ BUTTON_NAMES = {"THROW": 0, "DODGE": 1, "CATCH": 2, "PASS": 3,
 TAP_US = 80000
 MAX_T = 8 * 3600 * 1000000   # eight hours of play, in us
 LINE_MAX = 4096              # bytes in one script line
+DEPTH_MAX = 16               # arrays and objects nested in one script line
 _CHUNK = 128
 
 
@@ -35,16 +36,56 @@ def button_id(p, b, pins, where="script line"):
         return pins.main_id
     if type(p) is not int or not 1 <= p <= pins.boxes:
         raise ScriptError("%s: \"p\" must be a box from 1 to %d (or 0 with MAIN)" % (where, pins.boxes))
+    if not isinstance(b, str):
+        raise ScriptError("%s: \"b\" must be a button name" % where)
     if b not in BUTTON_NAMES:
-        raise ScriptError("%s: unknown button %r" % (where, b))
+        raise ScriptError("%s: unknown button '%s'" % (where, shown(b)))
     return 4 * (p - 1) + BUTTON_NAMES[b]
 
 
 def _decode(number, raw):
+    # courtside's modules are imported when used: on the virtual Pico this module is
+    # loaded before the flash that holds them is mounted.
+    from courtside.text import utf8
     try:
-        return bytes(raw).decode().strip(" \t\r\n")  # noqa: B005 - ASCII blanks only
+        return utf8(raw).strip(" \t\r\n")  # noqa: B005 - ASCII blanks only
     except UnicodeError:
         raise ScriptError("script line %d: not UTF-8 text" % number) from None
+
+
+def shown(text):
+    """A line's start as it can be shown in a message: ASCII, control characters and
+    whatever is not ASCII escaped alike on every runtime."""
+    out = []
+    for ch in text[:60]:
+        c = ord(ch)
+        out.append(ch if 32 <= c < 127 and ch != "\\" else "\\\\" if ch == "\\" else
+                   "\\x%02x" % c if c < 256 else "\\u%04x" % c if c < 0x10000 else "\\U%08x" % c)
+    return "".join(out)
+
+
+def _paired(s):
+    """``s`` with each escaped surrogate pair made the one character it spells, as
+    CPython's ``json`` makes it (MicroPython's leaves two halves, which count twice)."""
+    if isinstance(s, str):
+        for ch in s:
+            if 0xD800 <= ord(ch) < 0xE000:
+                break
+        else:
+            return s
+    else:
+        return s
+    out = []
+    i, n = 0, len(s)
+    while i < n:
+        c = ord(s[i])
+        if 0xD800 <= c < 0xDC00 and i + 1 < n and 0xDC00 <= ord(s[i + 1]) < 0xE000:
+            out.append(chr(0x10000 + ((c - 0xD800) << 10) + ord(s[i + 1]) - 0xDC00))
+            i += 2
+        else:
+            out.append(s[i])
+            i += 1
+    return "".join(out)
 
 
 def parse_line(number, text, pins):
@@ -52,14 +93,20 @@ def parse_line(number, text, pins):
     for a tap the release 80 ms later (else None); (None, None) for a comment."""
     if not text or text.startswith("#"):
         return None, None
+    from courtside.jsoncheck import strict_json
     try:
+        if not strict_json(text, DEPTH_MAX):
+            raise ValueError
         item = json.loads(text)
     except (ValueError, RuntimeError, MemoryError):   # RuntimeError: nested too deep
-        raise ScriptError("script line %d: not JSON: %s" % (number, text[:60])) from None
+        raise ScriptError("script line %d: not JSON: %s" % (number, shown(text))) from None
     if not isinstance(item, dict) or type(item.get("t")) is not int or not 0 <= item["t"] <= MAX_T:
         raise ScriptError("script line %d: needs a whole time \"t\" in us from 0 to %d"
                           % (number, MAX_T))
     t = item["t"]
+    for key in ("cmd", "b", "e"):
+        if key in item:
+            item[key] = _paired(item[key])
     if "cmd" in item:
         if not isinstance(item["cmd"], str):
             raise ScriptError("script line %d: \"cmd\" must be a string" % number)

@@ -17,7 +17,6 @@ the board accepts; ``courtside deploy --pins FILE`` runs them again before it se
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 
@@ -58,12 +57,12 @@ def check_file(path: Path, out=None) -> bool:
     wrong = out or sys.stderr
     out = out or sys.stdout
     try:
-        text = path.read_text()
+        raw = path.read_bytes()
     except OSError as e:
         print("%s: cannot read it (%s)" % (path, e.strerror or e), file=wrong)
         return False
     try:
-        pins = pinmap.parse(text)
+        pins = pinmap.read(raw)
     except pinmap.PinMapError as e:
         for what in e.problems:
             print("%s: %s" % (path, what), file=wrong)
@@ -93,9 +92,7 @@ def init(target: Path, variant: str | None = None, force: bool = False) -> int:
 
 
 def _load(path: Path):
-    data = json.loads(path.read_text())
-    pinmap.PinMap(data)
-    return data
+    return pinmap.read(path.read_bytes()).data
 
 
 def _docs(args) -> int:

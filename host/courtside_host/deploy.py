@@ -247,9 +247,10 @@ def pin_map(pins=PINMAP):
     except OSError as e:
         raise DeployError("cannot read the pin map %s (%s)" % (pins, e.strerror or e)) from None
     try:
-        problems = pinmap.check(json.loads(pins_bytes))
-    except ValueError as e:
-        problems = ["not JSON: %s" % e]
+        pinmap.read(pins_bytes)        # the board's own reading: size, UTF-8, JSON, rules
+        problems = []
+    except pinmap.PinMapError as e:
+        problems = e.problems
     if problems:
         raise DeployError("pin map %s refused:\n  %s" % (pins, "\n  ".join(problems)))
     return pins_bytes
@@ -333,10 +334,14 @@ def _probe(names, package):
         elif n in names or n.endswith('%s'):
             out.append(('F', n, _h(n)))
     v = sys.implementation.version
-    s = repr({'mpy': getattr(sys.implementation, '_mpy', 0), 'version': '%%d.%%d.%%d' %% v[:3],
-              'platform': sys.platform, 'files': out})
-    sys.stdout.write('%%08d' %% len(s))
-    sys.stdout.write(s)
+    head = repr({'mpy': getattr(sys.implementation, '_mpy', 0), 'version': '%%d.%%d.%%d' %% v[:3],
+                 'platform': sys.platform})[:-1] + ", 'files': ["
+    n = len(head) + 2 + sum(len(repr(e)) + 2 for e in out) - (2 if out else 0)
+    sys.stdout.write('%%08d' %% n)
+    sys.stdout.write(head)
+    for i, e in enumerate(out):
+        sys.stdout.write(', ' + repr(e) if i else repr(e))
+    sys.stdout.write(']}')
 _probe(%r, %r)
 del _probe, _w, _h
 """ % (DIGEST // 2, PART, ROOT_FILES, PACKAGE)
@@ -347,7 +352,9 @@ def probe(link, timeout=10.0):
 
     The board says first how long its answer is, so the answer is read in one piece:
     mpremote's own reader (used for the rest) takes one byte per system call, which is
-    most of a probe's time."""
+    most of a probe's time. It writes the answer an entry at a time, so it needs no
+    block of heap larger than one entry: after the firmware has run, a board's heap is
+    in pieces."""
     import ast
     link.exec_raw_no_follow(PROBE)
     ser = link.serial

@@ -45,7 +45,9 @@ RESET_RAW = 40          # exit codes of the board script (see data/vpico_repl.py
 RESET_FRIENDLY = 41
 OUT_MAX = 1 << 20       # output kept for a slow reader before the oldest is dropped
 HEAP = "192k"           # about what MicroPython leaves free on an RP2040 (objects here are 64-bit)
-BOARD_SHARE = 46 * 1024  # heap the board's own modules take (the simulated board too), added to HEAP
+# Heap the board's own modules take (the simulated board, the guard: about 62 KB in use
+# after a soft reset), added to HEAP, so that a program finds about 192 KiB free.
+BOARD_SHARE = 64 * 1024
 
 
 def heap_bytes(size):
@@ -88,7 +90,7 @@ def micropython_binary():
 # The interpreter installs its own SIGINT handler when it starts running the board script;
 # until then an interrupt must not kill the process that hosts it, so it starts with SIGINT
 # ignored (set by a shell, which is safe from a thread, unlike a preexec_fn).
-_IGNORE_INTERRUPTS = ["/bin/sh", "-c", 'trap "" INT; exec "$0" "$@"']
+_IGNORE_INTERRUPTS = ["/bin/sh", "-c", 'trap "" INT; unset PWD; exec "$0" "$@"']
 
 
 def _catches_interrupts(pid):
@@ -107,21 +109,25 @@ class VirtualPico:
     """A board on a pseudo-terminal. ``start()``/``stop()`` or use as a context manager."""
 
     def __init__(self, flash, *, link=None, run_main=True, micropython=None, env=None, trace=None,
-                 heap=HEAP):
+                 heap=HEAP, landlock=True):
         self.flash = Path(flash).resolve()
         self.flash.mkdir(parents=True, exist_ok=True)
         self.link = Path(link) if link else None
         self.run_main = run_main
         self.how, self.micropython = ("binary", [micropython]) if micropython else micropython_command()
-        self.env = dict(os.environ if env is None else env)
+        # The interpreter is given none of the laptop's environment (only what it is told
+        # here), so even a way round the board's own modules would find nothing in it.
+        self.env = dict(env or {})
         self.env.pop("MICROPYPATH", None)
         self.env["VPICO_ROM"] = ROM     # read by data/vpico_launch.py and vpico_board.py
+        if not landlock:                # the board's own modules only (tests of them)
+            self.env["VPICO_LANDLOCK"] = "off"
         self.trace = trace            # a file to copy the board's notes to (debugging)
         self.heap = heap              # the interpreter's heap, e.g. "192k" (None: the port's own)
         self.port = None
         self.boots = 0                # interpreters started (power-up plus resets)
         self.crashes = 0              # unexpected ends of the interpreter in a row
-        self.fence = None             # "landlock" when the kernel fences the interpreter in
+        self.fence = None             # "landlock" when the kernel fences the interpreter in too
         self.child = None
         self._master = None
         self._in_r = self._in_w = None

@@ -22,16 +22,22 @@ server starts.
 Nothing is served from outside the page folder: a name with a slash (after
 percent-decoding), a dot first, a NUL or a backslash is not found. Requests must name a
 loopback host (``Host: 127.0.0.1:8765``, ``localhost``, ``[::1]``), and a WebSocket's
-``Origin``, when the browser sends one, must be such an address too, so another web site
-open in the same browser cannot reach the board through the relay (DNS rebinding, or a
-cross-site WebSocket).
+``Origin``, which a browser always sends, must be the page's own: ``http://`` and exactly
+the host and port it asked for (not another port of this machine, not another name), so
+another web site open in the same browser cannot reach the board through the relay (DNS
+rebinding, or a cross-site WebSocket); a program that sends no Origin is not a page.
+Every answer has a strict Content-Security-Policy (``CSP``: only this server's own script,
+its WebAssembly, no framing by anyone) and ``X-Frame-Options: DENY``.
 
 The relay. A thread owns the serial port (``serial.serial_for_url``: a device such as
 ``/dev/ttyACM0`` or a URL such as ``socket://127.0.0.1:N``): every whole line the board
 sends (``\\r`` stripped, UTF-8 with replacement, lines over 64 KiB dropped) goes to every
 connected client as one text message; every text message from a client is one command
 line for the board, stripped, and refused (with a note on stderr, nothing sent) when empty,
-over 200 bytes or holding a control character. Each client has a bounded queue: one that
+over 200 bytes or holding a control character. One page may send the board RATE lines a
+second (BURST at once): more are refused and counted, and the page is told, at most once a
+second, in a ``{"relay":"limited","why":...,"refused":N}`` message (not an event), so one
+page sending thousands of messages cannot flood the board. Each client has a bounded queue: one that
 does not read what it is sent is dropped with close code 1008 and the others go on. Each
 time a client connects the board is sent ``ping`` and ``get``, so whatever the page saves
 begins with the firmware's version and settings. When the board goes away, clients get
@@ -51,6 +57,7 @@ import queue
 import re
 import sys
 import threading
+import time
 import unicodedata
 import urllib.parse
 from http import HTTPStatus
@@ -58,6 +65,7 @@ from pathlib import Path
 
 from courtside_host import paths, wsock
 
+_clock = time.monotonic          # when a command line comes (a test may set the time)
 HERE = Path(__file__).resolve().parent
 PAGE = HERE / "page"
 HOST = "127.0.0.1"
@@ -68,6 +76,8 @@ COMMAND_MAX = 200               # bytes in a command line (the board refuses lon
 LINE_MAX = 64 * 1024            # bytes in a line from the board
 QUEUE = 1024                    # messages waiting for one client before it is dropped
 OUTGOING = 256                  # command lines waiting for the board before more are refused
+RATE = 20                       # command lines a second one page may send the board...
+BURST = 40                      # ...after a burst of this many; the rest are refused, counted
 REOPEN = 1.0                    # seconds between tries to open the board's port
 POLL = 0.02                     # seconds the serial thread waits for bytes before writing
 WRITE_TIMEOUT = 2.0
@@ -120,9 +130,37 @@ def _host_of(value):
     return value.rsplit(":", 1)[0] if value.count(":") == 1 else value
 
 
-def _origin_allowed(origin):
-    parsed = urllib.parse.urlsplit(origin)
-    return parsed.scheme in ("http", "https") and bool(parsed.hostname) and is_loopback(parsed.hostname)
+def _origin_allowed(origin, host, port):
+    """Whether a WebSocket's ``Origin`` is the page's own: ``http://`` and exactly the host
+    and port the request was made to (its ``Host``), which must be this server's port and
+    one of the names it is reached by (127.0.0.1, localhost, ::1). Another port of this
+    machine (``http://127.0.0.1:3000``) or another name (``http://evil.localhost``) is
+    another site."""
+    if host is None:
+        return False
+    try:
+        parsed = urllib.parse.urlsplit(origin.strip())
+        served = urllib.parse.urlsplit("http://" + host.strip())
+        if parsed.path or parsed.query or parsed.fragment or parsed.username or parsed.password:
+            return False
+        same = (parsed.scheme == "http" and parsed.hostname is not None
+                and parsed.hostname == served.hostname and parsed.port == served.port == port)
+    except ValueError:                  # a port that is not a number
+        return False
+    return same and parsed.hostname in PAGE_HOSTS
+
+
+PAGE_HOSTS = ("127.0.0.1", "localhost", "::1")   # the names the page is opened by
+
+
+# What every answer says about itself. The page runs only its own script (courtside.js and
+# the runtime it imports, both from here), compiles MicroPython's WebAssembly, talks only to
+# this server (its relay included), and may be framed by no page, this server's included.
+CSP = ("default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; "
+       "img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; "
+       "frame-ancestors 'none'")
+SECURITY_HEADERS = (("Content-Security-Policy", CSP), ("X-Frame-Options", "DENY"),
+                    ("X-Content-Type-Options", "nosniff"), ("Referrer-Policy", "no-referrer"))
 
 
 # the bundle -----------------------------------------------------------------------------
@@ -330,6 +368,21 @@ class _Client:
         self.name = "client %d" % number
         self.queue = asyncio.Queue(limit)
         self.feeder = None
+        self.tokens = float(BURST)    # command lines it may send now (a token bucket)
+        self.filled = None            # when the bucket was last topped up
+        self.refused = 0              # command lines refused for going over the rate
+        self.told = None              # when it was last told so
+
+    def may_send(self, now):
+        """Whether one more command line from this page is within RATE (BURST at once)."""
+        if self.filled is not None:
+            self.tokens = min(float(BURST), self.tokens + (now - self.filled) * RATE)
+        self.filled = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return True
+        self.refused += 1
+        return False
 
 
 def _default_log(message):
@@ -537,7 +590,7 @@ class WebServer:
         if "content-type" not in names:
             headers = [*headers, ("Content-Type", "text/plain; charset=utf-8")]
         for name, value in [*headers, ("Content-Length", str(len(body))), ("Cache-Control", "no-cache"),
-                            ("X-Content-Type-Options", "nosniff"), ("Connection", "close")]:
+                            *SECURITY_HEADERS, ("Connection", "close")]:
             lines.append("%s: %s" % (name, value))
         writer.write(("\r\n".join(lines) + "\r\n\r\n").encode("latin-1"))
         if method != "HEAD":
@@ -548,10 +601,11 @@ class WebServer:
 
     async def _upgrade(self, reader, writer, method, version, headers):
         origin = headers.get("origin")
-        if origin is not None and not _origin_allowed(origin):
-            self.log("a WebSocket from %s was refused (only this machine's pages may use the relay)" % origin)
+        if origin is not None and not _origin_allowed(origin, headers.get("host"), self.port):
+            self.log("a WebSocket from %s was refused (only the page this server serves may use the "
+                     "relay)" % origin)
             return await self._answer(writer, HTTPStatus.FORBIDDEN, method,
-                                      "the relay is for pages served from this machine\n")
+                                      "the relay is for the page this server serves\n")
         try:
             answer = wsock.handshake(method, version, headers)
         except wsock.HandshakeError as e:
@@ -600,6 +654,17 @@ class WebServer:
             return
         if not self.board.is_open:
             self.log("the board is away: %r from %s was not sent" % (line, client.name))
+            return
+        now = _clock()
+        if not client.may_send(now):
+            if client.told is None or now - client.told >= 1.0:
+                client.told = now
+                why = ("more than %d commands a second (%d at once) from this page: %d not sent so far"
+                       % (RATE, BURST, client.refused))
+                self.log("%s sends %s" % (client.name, why))
+                with contextlib.suppress(asyncio.QueueFull):
+                    client.queue.put_nowait(json.dumps({"relay": "limited", "why": why,
+                                                        "refused": client.refused}))
             return
         if not self.board.send(line):
             self.log("%d lines wait for the board already: %r from %s was not sent"

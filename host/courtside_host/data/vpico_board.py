@@ -5,6 +5,9 @@ with stdin a pipe of what the laptop sent and stdout going back to it. Before an
 runs, the interpreter is made into a board:
 
 - the folder FLASH becomes the whole filesystem (``vpico_flash``): no path leads out;
+- ``vpico_guard`` closes every other way to the host: ``import`` by name (sockets,
+  ``uctypes``, ``termios`` refused; ``os``, ``sys``, ``vfs``, ``machine`` always the
+  board's), and native code;
 - ``sys``, ``os``, ``vfs`` and ``machine`` are a Pico's (``vpico_sys``, ``vpico_os``,
   ``vpico_vfs``, ``vpico_machine``), with the serial port as stdin, stdout and stderr
   (``vpico_port``), and ``print``, ``input`` and ``help`` using it as a board's do;
@@ -23,6 +26,7 @@ import sys
 
 import vfs
 import vpico_flash
+import vpico_guard
 import vpico_machine
 import vpico_os
 import vpico_port
@@ -43,8 +47,10 @@ if _rom:
     import courtside_sim.live
     import courtside_sim.script  # noqa: F401
     sys.path.pop(0)
+_native = vpico_guard.install({"sys": vpico_sys, "os": vpico_os, "vfs": vpico_vfs,
+                               "machine": vpico_machine}, globals())
 vfs.umount("/")
-vfs.mount(vpico_flash.Flash(sys.argv[1]), "/")
+vfs.mount(vpico_flash.Flash(vfs.VfsPosix(sys.argv[1]), _native), "/")
 os.chdir("/")
 sys.argv[:] = []
 sys.path[:] = ["", ".frozen", "/lib"]
@@ -55,7 +61,7 @@ builtins.input = vpico_readline.board_input
 for _name, _module in (("sys", vpico_sys), ("os", vpico_os), ("vfs", vpico_vfs),
                        ("machine", vpico_machine)):
     sys.modules[_name] = _module
-for _name in ("vpico_flash", "vpico_machine", "vpico_os", "vpico_port", "vpico_readline",
+for _name in ("vpico_flash", "vpico_guard", "vpico_machine", "vpico_os", "vpico_port", "vpico_readline",
               "vpico_repl", "vpico_sys", "vpico_vfs"):
     sys.modules.pop(_name, None)
 vpico_repl.main(globals(), _start)

@@ -5,10 +5,12 @@ ARGS...``), this loads the MicroPython unix port from the ``micropython_run`` ex
 the folder MODULES and runs it with ARGS. Before it does, on Linux 5.13 or newer it asks
 the kernel (Landlock) to let this process and its children open, list, create, rename or
 delete files only inside FLASH (and read the board script's own folder and the simulated
-board's, ``courtside_sim`` in the folder ``VPICO_ROM`` names), so that even a
-program that digs the unix port's host modules out of the interpreter reaches nothing of
-the laptop. Where Landlock is missing the board's own modules still confine every path
-(``vpico_flash``); the supervisor is told which, in a note on stderr.
+board's, ``courtside_sim`` in the folder ``VPICO_ROM`` names), and, where the kernel's
+Landlock has them (ABI 4 and 6), to bind or connect no TCP socket and reach no abstract
+unix socket or process outside. That is a second wall: the board's own modules
+(``vpico_guard``, ``vpico_flash``) already close every way to the host, and they are all
+there is where Landlock is missing or ``VPICO_LANDLOCK=off``. The supervisor is told
+which, in a note on stderr.
 
 Without ``site`` the interpreter starts three to four times faster, which matters because
 every soft reset starts a fresh one. On Linux it also asks to be ended with the process
@@ -24,6 +26,8 @@ _ABI_RIGHTS = {1: 0x1FFF, 2: 0x3FFF, 3: 0x7FFF, 5: 0xFFFF}   # all fs rights per
 _READ = 0x4 | 0x8                   # READ_FILE, READ_DIR
 _FLASH = 0x2 | _READ | 0x10 | 0x20 | 0x80 | 0x100 | 0x2000 | 0x4000
 #        WRITE_FILE, REMOVE_DIR, REMOVE_FILE, MAKE_DIR, MAKE_REG, REFER, TRUNCATE
+_NET_TCP = 0x1 | 0x2                # BIND_TCP, CONNECT_TCP
+_SCOPED = 0x1 | 0x2                 # ABSTRACT_UNIX_SOCKET, SIGNAL
 _CREATE_RULESET, _ADD_RULE, _RESTRICT_SELF = 444, 445, 446
 _PR_SET_PDEATHSIG, _PR_SET_NO_NEW_PRIVS = 1, 38
 
@@ -34,7 +38,10 @@ def _fence(libc, flash, readable):
     if abi < 1:
         return False
     handled = _ABI_RIGHTS[max(k for k in _ABI_RIGHTS if k <= abi)]
-    attr = struct.pack("=Q", handled)
+    # ABI 4: TCP bind and connect, with no rule allowing any port; ABI 6: no abstract
+    # unix socket or signal reaching outside the fence.
+    attr = struct.pack("=Q", handled) if abi < 4 else struct.pack(
+        "=QQ", handled, _NET_TCP) if abi < 6 else struct.pack("=QQQ", handled, _NET_TCP, _SCOPED)
     ruleset = libc.syscall(_CREATE_RULESET, attr, len(attr), 0)
     if ruleset < 0:
         return False
@@ -68,7 +75,8 @@ def main():
         rom = os.environ.get("VPICO_ROM")
         if rom:                          # the simulated board's code, read before the flash is mounted
             readable.append(os.path.join(rom, "courtside_sim"))
-        fenced = _fence(libc, flash, readable)
+        if os.environ.get("VPICO_LANDLOCK") != "off":
+            fenced = _fence(libc, flash, readable)
     except (OSError, AttributeError):
         sys.path.insert(0, modules)
         from micropython_run import run_main

@@ -7,6 +7,8 @@
   ``freq()`` answer as an RP2040 does.
 
 There are no pins here: the firmware runs its simulated hardware on the virtual Pico.
+There is no ``mem8``, ``mem16`` or ``mem32`` either: on the unix port they read and write
+any address of the laptop's process.
 """
 
 import time
@@ -14,6 +16,7 @@ import time
 from machine import *  # noqa: F403 - the unix port's machine, completed below
 from vpico_port import tell as _tell
 
+del mem8, mem16, mem32     # type: ignore[name-defined]  # noqa: F821 - any address of the laptop's process, not a Pico's
 __name__ = "machine"
 _offset = [0]              # seconds the RTC was set ahead of the host clock
 
