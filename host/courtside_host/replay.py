@@ -64,6 +64,9 @@ def _board_only(ev):
     return kind in NOT_COMPARED or kind == "error" and ev.get("line", "").split()[:1] == ["sim"]
 
 
+_NOT_STREAM_KINDS = NOT_COMPARED + ("error",)     # the kinds _board_only may say yes to
+
+
 MAX_T = 1 << 40          # us, about 12.7 days: no board session logs a later time
 MAX_BOXES = 4
 AHEAD_US = 10_000_000    # the log is read this far (in play time) ahead of the core...
@@ -655,7 +658,8 @@ class _Run:
         self.session.read += 1
         kind = ev["ev"]
         t = ev["t"]
-        self.read_t = max(self.read_t, t)
+        if t > self.read_t:
+            self.read_t = t
         if kind in _INPUTS and ev["p"] > self.pins.boxes:
             self.report.damage("%s event: box %d, where the session's hello has %d boxes"
                                % (kind, ev["p"], self.pins.boxes))
@@ -678,7 +682,7 @@ class _Run:
             return
         if kind == "release":
             self._release((t, ev["p"], ev["b"]), 1)
-        elif not _board_only(ev):
+        elif kind not in _NOT_STREAM_KINDS or not _board_only(ev):
             self.waiting.append((t, _comparable(ev)))
             self._match()
 
@@ -734,7 +738,7 @@ class _Run:
             if ev["ev"] != "start":
                 return
             self.seen = True
-        if self._past_the_log(ev):
+        if self.ended and ev["t"] >= self.read_t and self._past_the_log(ev):
             self._beyond(ev)
             return
         self.session.events += 1
@@ -746,7 +750,7 @@ class _Run:
         kind = ev["ev"]
         if kind == "release":
             self._release((ev["t"], ev["p"], ev["b"]), -1)
-        elif not _board_only(ev):
+        elif kind not in _NOT_STREAM_KINDS or not _board_only(ev):
             self.coming.append((ev["t"], _comparable(ev)))
             self._match()
 
@@ -1156,7 +1160,8 @@ def _comparable(ev):
     kind = ev.get("ev")
     if kind in NOT_COMPARED or kind == "release":
         return None
-    out = {k: v for k, v in ev.items() if k != "t"}
+    out = ev.copy()
+    del out["t"]
     if kind in ("hello", "pong"):
         out.pop("capture", None)
     return out
