@@ -52,6 +52,7 @@ from courtside import settings as config
 from courtside.effects import EVENT, SAVE
 from courtside.fair import Fair, seeded
 from courtside.pins import ARROWS, BUTTONS, Pins
+from courtside_follow.schema import lone_surrogate as _lone_surrogate
 
 JUDGING = ("tie_us", "contest_ms", "answer_ms")
 NOT_COMPARED = ("overflow", "unsent")
@@ -318,26 +319,6 @@ def _fields(kind):
             return None
         _KINDS[kind] = (tuple(always), frozenset(always + sometimes + ["ev", "t"]))
     return _KINDS[kind]
-
-
-def _lone_surrogate(value, depth=0):
-    """True when ``value`` holds text with a lone surrogate (not text a board could write
-    in UTF-8), in any string, key or nested value."""
-    if isinstance(value, str):
-        if value.isascii():
-            return False
-        try:
-            value.encode("utf-8")
-        except UnicodeEncodeError:
-            return True
-        return False
-    if depth > 3:
-        return False          # deeper values are refused by their type anyway
-    if isinstance(value, dict):
-        return any(_lone_surrogate(k) or _lone_surrogate(v, depth + 1) for k, v in value.items())
-    if isinstance(value, list):
-        return any(_lone_surrogate(v, depth + 1) for v in value)
-    return False
 
 
 def damaged(ev):
