@@ -223,6 +223,32 @@ def test_a_set_up_turn_and_ready_in_the_worked_game():
     assert all(w == fo.BUSY_RUN for kind, w in said[turn:after] if kind == "refuse")
 
 
+def test_a_stream_before_version_4_is_followed_through_its_set_up():
+    """Stream 3 said no set-up turn and no ``ready``, and its ``turn`` had no phase: the
+    follower reads whose set-up turn it is from the order and the figures placed."""
+    rig = scripted(ROOT / "tests" / "scripts" / "deathball_game.jsonl", 1)
+    old, turns = [], []
+    for line in rig.lines:
+        kind, t, fields = events.parse(line)
+        if kind == "ready" or kind == "turn" and fields.pop("phase") == "setup":
+            continue
+        if kind == "hello":
+            del fields["can_save"]
+            fields["stream"] = 3
+        old.append(events.line(kind, t, fields))
+    then, now = fo.Follower(), fo.Follower()
+    for line in old:
+        assert then.feed_line(line)[1] is None, line
+        if json.loads(line)["ev"] in ("order", "setup"):
+            turns.append(then.turn)
+    for line in rig.lines:
+        assert now.feed_line(line)[1] is None, line
+    said = [json.loads(line) for line in rig.lines]
+    set_up = [ev["p"] for ev in said if ev["ev"] == "turn" and ev["phase"] == "setup"]
+    assert len(set_up) == 3 and turns == [*set_up, None]     # then the first turn of play
+    assert then.board.position() == now.board.position() and then.winner == now.winner
+
+
 # -- the schema ---------------------------------------------------------------------------
 
 def test_every_line_of_the_worked_scripts_is_an_event_of_the_schema():

@@ -133,9 +133,13 @@ def test_a_refereed_deathball_game_replays_move_for_move(name):
     arrows, an undo, pushes, bounces, deaths, the board shrinking, positions, the winner."""
     run = simulate(sys.executable, "--seed", "3", ROOT / "tests" / "scripts" / (name + ".jsonl"))
     events = [json.loads(line) for line in run.stdout.splitlines()]
-    assert {"bounce", "death", "move"} <= {e["ev"] for e in events}
+    assert {"bounce", "death", "move", "ready"} <= {e["ev"] for e in events}
     report = rp.rejudge(events)
     assert report.identical and report.unrecorded == []
+    # Where nobody watches, the rolls and the runs are not drawn, yet the board is ready
+    # again at the same moments, to the microsecond, as the matrix's schedule has it.
+    ready = [(e["t"], e["p"]) for e in events if e["ev"] == "ready"]
+    assert [(e["t"], e["p"]) for e in report.sessions[0].replayed if e["ev"] == "ready"] == ready
 
 
 def test_fair_rolls_come_from_the_log(tmp_path):

@@ -6,7 +6,7 @@ board is a ``courtside.deathball.track.Shown`` (its players 0 to 3, as the firmw
 
     f = Follower()
     for record in records:
-        f.feed(record)
+        f.feed(record)                   # or f.feed_line(text): read, checked and fed
     f.mode       # "dodgeball", "referee", "die" (None before the hello)
     f.phase      # "lobby"; Dodge Ball "play"; the die "die"; the referee "initiative",
                  # "setup", "play", "over"
@@ -26,8 +26,11 @@ while the matrix still shows the rolls or the run; ``ready`` says when the board
 that player's presses (docs/deathball.md#events).
 """
 
+from courtside import events
 from courtside import settings as config
 from courtside.deathball.track import Shown
+
+from courtside_follow import schema
 
 # What the matrix holds the board for, by what it shows (docs/deathball.md#events).
 BUSY_ROLLS = "the rolls are shown"
@@ -98,6 +101,15 @@ class Follower:
         return "P%d to %s" % (self.turn, "set up" if phase == "setup" else "move")
 
     # -- feeding --------------------------------------------------------------------------
+
+    def feed_line(self, text):
+        """Read one line of the stream (``schema.read``, against the version its session's
+        hello gave) and take its event if the schema finds nothing wrong; returns
+        (record, problem), or None for a line that is not an event."""
+        got = schema.read(text, self.stream if type(self.stream) is int else events.STREAM)
+        if got is not None and got[1] is None:
+            self.feed(got[0])
+        return got
 
     def feed(self, ev):
         """Take one event record (``{"ev": kind, "t": us, ...}``), checked by the schema."""

@@ -9,7 +9,6 @@ import sys
 sys.path.insert(0, sys.argv[1])
 
 from courtside_follow.follower import Follower  # noqa: E402
-from courtside_follow.schema import read  # noqa: E402
 
 
 def answers(f):
@@ -28,14 +27,11 @@ def main(paths):
         f = Follower()
         with open(path) as lines:
             for line in lines:
-                got = read(line)
+                got = f.feed_line(line)
                 if got is None:
                     print(json.dumps(["not an event"]))
-                    continue
-                record, problem = got
-                if problem is None:
-                    f.feed(record)
-                print(json.dumps([problem] + answers(f)))
+                else:
+                    print(json.dumps([got[1]] + answers(f)))
 
 
 main(sys.argv[2:])
