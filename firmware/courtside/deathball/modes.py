@@ -233,9 +233,14 @@ class RefereeMode(Stage):
         pass): the ``ready`` event, once after each time presses were held back."""
         if self.held:
             self.held = False
-            g = self.game
-            turn = g.turn if g.phase in (engine.SETUP, engine.PLAY) and g.turn is not None else None
-            ctx.emit_fields_at(at, "ready", {"p": None if turn is None else turn + 1})
+            ctx.emit_fields_at(at, "ready", {"p": self._taking()})
+
+    def _taking(self):
+        """The player whose presses the board takes (1 to 4), or None: nobody's."""
+        g = self.game
+        if g.turn is None or g.phase not in (engine.SETUP, engine.PLAY):
+            return None
+        return g.turn + 1
 
     def _next(self, ctx, now, event):
         """Apply one queued event; returns the ms it holds the matrix (0: none)."""
