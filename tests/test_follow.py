@@ -35,7 +35,8 @@ RUNNER = ROOT / "tests" / "mp" / "follow_answers.py"
 class Watched(Rig):
     """The core rig, each pass's lines read back by a follower and checked against the core."""
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args, unseen=False, **kwargs):
+        self.unseen = unseen      # as a replay runs the core: no matrix, nobody watching
         self.follower = fo.Follower()
         self.lines = []
         self.passes = 0
@@ -43,6 +44,10 @@ class Watched(Rig):
         super().__init__(*args, **kwargs)
 
     def step(self, lines=()):
+        if self.unseen:
+            self.core.ctx.seen = False
+            if self.core.stage is not None and hasattr(self.core.stage, "seen"):
+                self.core.stage.seen = False
         wait = self.core.step(self.now, self.ring, list(lines))
         for effect in self.core.effects:
             if effect[0] == SAVE:
@@ -136,13 +141,13 @@ def scripted(path, seed):
     return rig
 
 
-def deathball_game(seed):
+def deathball_game(seed, unseen=False):
     """A refereed game of random players: ROLL, arrows from the player to move and from
     others, at random moments (in the rolls and the runs too), ``state``, ``dice``, a
     ``new`` game now and then, time passing."""
     rng = random.Random(seed)
     boxes = sorted(rng.sample(range(4), rng.randint(2, 4)))
-    rig = Watched("referee", players=boxes, seed=seed)
+    rig = Watched("referee", players=boxes, seed=seed, unseen=unseen)
     for _ in range(rng.randint(150, 350)):
         stage = rig.stage
         if isinstance(stage, Lobby):
@@ -173,6 +178,14 @@ def test_the_follower_says_what_the_core_holds_in_random_refereed_games(seed):
     assert rig.passes > 1000 and {"turn", "ready", "move", "refuse"} <= kinds
     assert {"ROLL for initiative", fo.BUSY_ROLLS} <= rig.seen
     assert any(w.endswith("to set up") for w in rig.seen) and any(w.endswith("to move") for w in rig.seen)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_follower_says_what_the_core_holds_where_nobody_watches(seed):
+    """The same games as a replay runs the core: nothing drawn, the run worked out at once."""
+    rig = deathball_game(seed, unseen=True)
+    assert rig.passes > 500 and {"ROLL for initiative", fo.BUSY_ROLLS} <= rig.seen
+    assert rig.lines == deathball_game(seed).lines      # the same lines, times and all
 
 
 def test_random_refereed_games_reach_runs_and_winners():
