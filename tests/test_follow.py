@@ -275,6 +275,8 @@ def test_every_line_of_the_worked_scripts_is_an_event_of_the_schema():
     ({"ev": "nosuch", "t": 1}, "unknown event kind 'nosuch'"),
     ({"ev": "join", "t": -1, "p": 1}, "join event: t is out of range"),
     ({"ev": "join", "t": 1}, "join event without p"),
+    ({"ev": "join", "p": 1}, "join event: t is null"),
+    ({"ev": "join", "t": "1", "p": 1}, "join event: t is not a whole number"),
     ({"ev": "join", "t": 1, "p": 1, "x": 2}, "join event with unknown field 'x'"),
     ({"ev": "join", "t": 1, "p": "2"}, "join event: p is not a whole number"),
     ({"ev": "join", "t": 1, "p": 5}, "join event: p is out of range"),

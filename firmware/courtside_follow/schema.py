@@ -179,33 +179,54 @@ def _settings(value):
     return None
 
 
+_KINDS = {}     # kind -> (fields it always has, {every field it may have: its type})
+
+
+def _fields(kind):
+    """The fields of ``kind`` (met before: from ``_KINDS``), or None for no such kind."""
+    known = _KINDS.get(kind)
+    if known is None:
+        try:
+            always, sometimes = events.fields_of(kind)
+        except KeyError:
+            return None
+        allowed = {"ev": None, "t": None}
+        for name in always + sometimes:
+            allowed[name] = _TYPE_OF.get(name)
+        known = _KINDS[kind] = (always, allowed)
+    return known
+
+
 def check(record, stream=events.STREAM):
     """Why ``record`` cannot be the event it claims to be, or None; ``stream``: the
     version of the stream it comes from (its session's ``hello``)."""
     kind = record.get("ev")
-    if not isinstance(kind, str) or lone_surrogate(kind):
-        return "a record whose kind is not text a board writes"
-    try:
-        always, sometimes = events.fields_of(kind)
-    except KeyError:
+    known = _fields(kind) if type(kind) is str else None
+    if known is None:
+        if not isinstance(kind, str) or lone_surrogate(kind):
+            return "a record whose kind is not text a board writes"
         return "unknown event kind %s" % shown(kind)
     if kind == "hello" and type(record.get("stream")) is int:
         stream = record["stream"]            # a session's hello says its own version
-    problem = type_problem(kind, "t", record.get("t"))
-    if problem:
-        return "%s event: t %s" % (kind, problem)
+    t = record.get("t")
+    if type(t) is not int or not 0 <= t <= MAX_T:
+        return "%s event: t %s" % (kind, type_problem(kind, "t", t))
+    always, allowed = known
     for name in always:
         if name not in record and SINCE.get(kind + " " + name, 0) <= stream:
             return "%s event without %s" % (kind, name)
     for name in record:
-        if name in ("ev", "t"):
-            continue
-        if name not in always and name not in sometimes:
+        if name not in allowed:
             return "%s event with unknown field %s" % (kind, shown(name))
-        if kind != "settings":
-            problem = type_problem(kind, name, record[name])
-            if problem:
-                return "%s event: %s %s" % (kind, name, problem)
+        value = record[name]
+        if name in ("ev", "t") or kind == "settings":
+            continue
+        held = type(value)           # the common cases first, without a call
+        if held is int and allowed[name] == "count" and 0 <= value <= INT_MAX:
+            continue
+        problem = type_problem(kind, name, value)
+        if problem:
+            return "%s event: %s %s" % (kind, name, problem)
     return _kind_problem(kind, record)
 
 
