@@ -80,6 +80,7 @@ class Rig:
                 self.tones.append(effect[3])
             elif kind == SAVE:
                 self.saved.append(effect[1])
+                effect[2](None)          # written: the core answers ok
         del self.core.effects[:]
         return wait
 

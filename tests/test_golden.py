@@ -1,4 +1,4 @@
-"""Stream v3 decides what stream v1 decided, byte for byte (tests/golden/README.md).
+"""Stream v4 decides what stream v1 decided, byte for byte (tests/golden/README.md).
 
 Each recorded script runs through today's firmware; the lines stream 2 added (``cmd``,
 ``button``, ``release``, presses of a box in fault) are set aside, ``hello`` loses its new
@@ -12,7 +12,9 @@ set aside too; and in stream 3 a long press in the die mode goes on to the next 
 (Dodge Ball, its lobby) where v1 entered the die mode again, so that ``mode`` and its
 ``lobby`` read as v1's ``mode die``. The scripts run with ``capture=irq``, v1's default
 (PIO capture is the default now). What is left must be the v1 stream, line for line and
-byte for byte.
+byte for byte. Stream 4 (docs/events.md) added a ``turn`` for each set-up turn (``phase``
+``setup``), ``phase`` to every ``turn``, the ``ready`` lines and ``can_save`` in ``hello``:
+all set aside.
 """
 
 import json
@@ -24,7 +26,7 @@ from courtside import events
 
 GOLDEN = ROOT / "tests" / "golden" / "v1"
 SCRIPTS = sorted(GOLDEN.glob("*.jsonl"))
-ADDED = ("cmd", "button", "release")
+ADDED = ("cmd", "button", "release", "ready")
 # An ignored press carries its first edge since v2, not the pass that saw it.
 WHEN_CHANGED = ("ignored",)
 # Since v4 what time decides is stamped at the moment it was decided, not at the pass that
@@ -51,8 +53,11 @@ def as_v1(line, seen=None):
         return None if kind == "lobby" else events.line("mode", t, {"mode": "die"})
     if kind in ADDED or (kind == "ignored" and fields["why"] == "box fault"):
         return None
+    if kind == "turn":
+        return None if fields.pop("phase") == "setup" else events.line(kind, t, fields)
     if kind in ("hello", "pong"):
         fields.pop("settings", None)
+        fields.pop("can_save", None)
         fields["stream"] = 1
         return events.line(kind, t, fields)
     if kind == "verdict":
@@ -121,4 +126,4 @@ def test_the_v1_stream_is_kept(script):
         kind, t_now, _ = events.parse(new)
         late = events.parse(old)[1] - t_now
         assert late == 0 if kind in INPUTS else 0 <= late <= V1_PASS_LATE_US, (new, old)
-    assert json.loads(run.stdout.splitlines()[0])["stream"] == 3
+    assert json.loads(run.stdout.splitlines()[0])["stream"] == 4

@@ -17,7 +17,7 @@ def test_the_manifest_names_the_firmware_package_and_nothing_of_the_simulator():
     names = manifest.files(FIRMWARE)
     package = sorted(p.relative_to(FIRMWARE).as_posix() for p in (FIRMWARE / "courtside").rglob("*.py"))
     assert names == package and "courtside/core.py" in names
-    assert not [n for n in names if n.startswith("courtside_sim")]
+    assert not [n for n in names if n.startswith(("courtside_sim", "courtside_follow"))]
 
 
 def test_package_json_is_up_to_date():
@@ -54,7 +54,7 @@ def test_mip_installs_the_firmware_from_a_path_and_the_board_runs_it(tmp_path):
         flash = tmp_path / "flash"
         for name, _ in json.loads((FIRMWARE / "package.json").read_text())["urls"]:
             assert (flash / name).is_file(), name
-        assert not (flash / "courtside_sim").exists()
+        assert not (flash / "courtside_sim").exists() and not (flash / "courtside_follow").exists()
         with connect(pico.port) as link:
             pong = dep.reset_and_ping(link, dep.local_version(FIRMWARE), timeout=60)
-        assert pong["stream"] == 3
+        assert pong["stream"] == 4

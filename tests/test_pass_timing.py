@@ -171,7 +171,7 @@ def test_a_refereed_game_writes_the_same_stream_at_any_pass_length(seed, tmp_pat
 
     first = stream(sys.executable, 0)
     kinds = [json.loads(line)["ev"] for line in first]
-    assert {"ball", "bounce", "refuse", "move", "turn"} <= set(kinds)
+    assert {"ball", "bounce", "refuse", "move", "turn", "ready"} <= set(kinds)
     for busy in (5, 30, 90, 200, 500):
         assert stream(sys.executable, busy) == first, "with %d ms passes" % busy
     assert stream(micropython, 200) == first

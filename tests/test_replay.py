@@ -133,9 +133,13 @@ def test_a_refereed_deathball_game_replays_move_for_move(name):
     arrows, an undo, pushes, bounces, deaths, the board shrinking, positions, the winner."""
     run = simulate(sys.executable, "--seed", "3", ROOT / "tests" / "scripts" / (name + ".jsonl"))
     events = [json.loads(line) for line in run.stdout.splitlines()]
-    assert {"bounce", "death", "move"} <= {e["ev"] for e in events}
+    assert {"bounce", "death", "move", "ready"} <= {e["ev"] for e in events}
     report = rp.rejudge(events)
     assert report.identical and report.unrecorded == []
+    # Where nobody watches, the rolls and the runs are not drawn, yet the board is ready
+    # again at the same moments, to the microsecond, as the matrix's schedule has it.
+    ready = [(e["t"], e["p"]) for e in events if e["ev"] == "ready"]
+    assert [(e["t"], e["p"]) for e in report.sessions[0].replayed if e["ev"] == "ready"] == ready
 
 
 def test_fair_rolls_come_from_the_log(tmp_path):
@@ -252,3 +256,52 @@ def test_a_contest_drawn_as_a_timeline(tmp_path):
     drawn = sorted(p.name for p in (tmp_path / "svg").iterdir())
     assert len(drawn) == 4 and drawn[0] == "session1-game1-contest1.svg"
     assert all(ET.parse(tmp_path / "svg" / name).getroot().tag == ns + "svg" for name in drawn)
+
+
+class _Flash:
+    """A board whose flash refuses its first write and takes the next (``answers``)."""
+
+    def __init__(self, board, answers):
+        self.board, self.answers, self.asked = board, list(answers), []
+
+    def __call__(self, settings):
+        self.asked.append(settings)
+        return self.answers.pop(0)
+
+
+def test_a_board_log_with_a_failed_and_a_successful_save_replays_identical(tmp_path):
+    from courtside import driver
+    from courtside.core import Core
+    from courtside.fair import Fair, seeded
+    from courtside_sim.board import SimBoard
+    from courtside_sim.script import Script
+    items = [{"t": 100_000, "cmd": "save"}, {"t": 200_000, "cmd": "set tie_us=800"},
+             {"t": 300_000, "cmd": "save"}, {"t": 400_000, "p": 1, "b": "THROW"},
+             {"t": 500_000, "p": 2, "b": "THROW"}, {"t": 600_000, "cmd": "start"},
+             {"t": 700_000, "cmd": "save"}, {"t": 1_000_000, "p": 1, "b": "THROW"}]
+    path = tmp_path / "saves.jsonl"
+    path.write_text("".join(json.dumps(item) + "\n" for item in items))
+    lines = []
+    board = SimBoard(rp.pins_for(4), out=lines.append)
+    board.save_settings = flash = _Flash(board, ["flash write failed: worn out", None])
+    board.play(Script(lambda: open(path, "rb"), board.pins))
+    core = Core(board.pins, None, Fair(seeded(3)), now=board.ticks_us(), levels=board.levels(),
+                capture="sim", can_save=True)
+    driver.run_virtual(core, board)
+    events = [json.loads(line) for line in lines]
+    answers = [(e["ev"], e.get("msg")) for e in events if e["ev"] in ("ok", "error")]
+    # one answer a save: the failed write's error, the written one's ok, and the core's own
+    # refusal during the game (the flash is not asked)
+    assert answers == [("error", "flash write failed: worn out"), ("ok", None), ("ok", None),
+                       ("error", "save only between games (in a lobby): flash writes pause capture")]
+    assert len(flash.asked) == 2 and flash.asked[1]["tie_us"] == 800
+    assert events[0]["can_save"] is True and events[0]["stream"] == 4
+    cmd_t = {e["t"] for e in events if e["ev"] == "cmd" and e["line"] == "save"}
+    assert {e["t"] for e in events if e["ev"] in ("ok", "error") and e.get("line", "save") == "save"
+            and e.get("cmd", "save") == "save"} == cmd_t   # the time of the pass that saved
+    report = rp.rejudge(events)
+    assert report.identical, report.sessions[0].difference
+    assert [e["ev"] for e in report.sessions[0].replayed] == [e["ev"] for e in events]
+    # the same log told the board had nowhere to save does not replay identical
+    told = [dict(e, can_save=False) if e["ev"] == "hello" else e for e in events]
+    assert not rp.rejudge(told).identical

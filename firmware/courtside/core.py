@@ -30,6 +30,8 @@ SNAPSHOTS_PER_PASS = 16   # ring snapshots one pass takes (docs/firmware.md#the-
 LINES_PER_PASS = 2        # command lines one pass carries out
 LINE_MAX = 200
 _GLITCH_US = 50000  # presses this close before a box fault belong to the fault
+SAVE_REFUSED = ("save only between games (in a lobby): flash writes pause capture",
+                "this unit has nowhere to save settings")   # the core's own refusals of a save
 HELP = ("ping", "mode dodgeball|referee|die", "new", "start", "join N", "set name=value ...",
         "get", "save", "help")
 
@@ -83,6 +85,7 @@ class Core:
         self._out = []                          # debouncer output, reused on every pass
         self._take = 0                          # snapshots this pass takes
         self._snap = [0, 0]                     # one ring entry, reused
+        self._saving = ""                       # the save line waiting for its answer
 
     # the one entry point --------------------------------------------------------------
 
@@ -134,7 +137,8 @@ class Core:
     def _hello(self):
         self.started = True
         self._emit("hello", fw=VERSION, stream=events.STREAM, mode=self.mode,
-                   capture=self.capture, boxes=self.boxes, settings=self.settings)
+                   capture=self.capture, boxes=self.boxes, settings=self.settings,
+                   can_save=self.can_save)
         self.enter(self.mode)
 
     def _pass_time(self, ring, now):
@@ -424,18 +428,33 @@ class Core:
         elif verb == "get" and n == 1:
             return self._emit("settings", **self.settings)
         elif verb == "save" and n == 1:
-            if not self.stage.between_games:
-                # A flash write turns interrupts off for milliseconds: never during play.
-                return "save only between games (in a lobby): flash writes pause capture"
-            if not self.can_save:
-                return "this unit has nowhere to save settings"
-            self.effects.append((SAVE, dict(self.settings)))
+            return self._save(line)
         else:
             problem = self.stage.command(self.ctx, words)
             self._settle()
             if problem:
                 return problem
         return self._emit("ok", cmd=verb)
+
+    def _save(self, line):
+        """A save: refused, or handed to the driver, whose word on it (``saved``) is the
+        answer."""
+        if not self.stage.between_games:
+            # A flash write turns interrupts off for milliseconds: never during play.
+            return SAVE_REFUSED[0]
+        if not self.can_save:
+            return SAVE_REFUSED[1]
+        self._saving = line
+        self.effects.append((SAVE, dict(self.settings), self.saved))
+        return None
+
+    def saved(self, problem):
+        """The driver's word on a ``SAVE`` effect: None when the settings were written,
+        else why not. The ``save`` line's one answer, ``ok`` or ``error``, at the time of
+        the pass that asked for it."""
+        if problem is None:
+            return self._emit("ok", cmd="save")
+        return self._error(problem, self._saving)
 
     def _apply(self, new):
         self.settings = new

@@ -14,17 +14,17 @@ from courtside.core import LINES_PER_PASS
 from courtside.effects import EVENT, FRAME, LED, SAVE, TONE
 
 
-def apply(effects, hw, t=0):
-    """Carry out ``effects`` on ``hw`` in order, then empty the list (``t``: the pass's
-    time, for the one event the driver itself may have to write)."""
+def apply(effects, hw):
+    """Carry out ``effects`` on ``hw`` in order, then empty the list (an effect may add
+    more: a save's answer, carried out in the same loop)."""
     i = 0
     while i < len(effects):
-        _apply(effects[i], hw, t)
+        _apply(effects[i], hw)
         i += 1
     effects.clear()
 
 
-def _apply(effect, hw, t):
+def _apply(effect, hw):
     kind = effect[0]
     if kind == EVENT:
         _write(effect, hw)
@@ -35,7 +35,7 @@ def _apply(effect, hw, t):
     elif kind == TONE:
         hw.tone(effect[1], effect[2])
     elif kind == SAVE:
-        _save(effect[1], hw, t)
+        effect[2](hw.save_settings(effect[1]))   # the core writes the answer
 
 
 def _write(effect, hw):
@@ -43,12 +43,6 @@ def _write(effect, hw):
     to the laptop's boards."""
     encode = events.encode if getattr(hw, "bytes_out", False) else events.line
     hw.write_line(encode(effect[1], effect[2], effect[3]))
-
-
-def _save(settings, hw, t):
-    problem = hw.save_settings(settings)
-    if problem:
-        hw.write_line(events.line("error", t, {"msg": problem, "line": "save"}))
 
 
 def one_pass(core, hw, lines):
@@ -64,7 +58,7 @@ def one_pass(core, hw, lines):
         if len(lines) >= LINES_PER_PASS:
             wait_ms = 0       # more may be waiting: the next pass at once
         lines.clear()
-    apply(core.effects, hw, core.timeline.elapsed())
+    apply(core.effects, hw)
     hw.service(now)
     return wait_ms
 

@@ -23,7 +23,7 @@ from courtside import STREAM  # noqa: F401 - the stream's version, kept with VER
 # the ones it has only sometimes. One string, not a dict: a board that only writes lines
 # keeps a few hundred bytes of it rather than a table of objects.
 FIELDS = """
-hello fw stream mode capture boxes settings
+hello fw stream mode capture boxes settings can_save
 pong fw stream mode capture
 mode mode
 settings tie_us contest_ms answer_ms debounce_ms stuck_ms long_ms brightness sound capture
@@ -52,7 +52,8 @@ roll purpose face forced | p
 initiative tied face
 order order
 setup p square
-turn p round
+turn p round phase
+ready p
 skip p round
 move p arrows start end
 push p by start end

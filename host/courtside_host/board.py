@@ -91,17 +91,11 @@ def connect(port, soft_reset=True):
 
 def event(line):
     """The event in one line of output as a dict (with its ``ev`` and ``t``), or None for
-    anything else (REPL noise, a damaged line): ``courtside.events`` reads it."""
-    from courtside import events
+    anything else (REPL noise, a damaged line): ``courtside_follow.schema`` reads it."""
+    from courtside_follow.schema import record
     if isinstance(line, bytes):
         line = line.decode("utf-8", "replace")
-    parsed = events.parse(line)
-    if parsed is None:
-        return None
-    kind, t, fields = parsed
-    fields["ev"] = kind
-    fields["t"] = t
-    return fields
+    return record(line)
 
 
 class Lines:

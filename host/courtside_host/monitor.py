@@ -108,7 +108,7 @@ class Monitor:
             drawable = render.Board.read(ev.get("text", "")) is not None
             return [board(self.game.board)] if drawable else [line(ev, self.names)]
         out = [line(ev, self.names)]
-        if kind in _BOARD_AFTER and self.game.board.where:
+        if kind in _BOARD_AFTER and self.game.board.where and ev.get("phase") != "setup":
             out.append(board(self.game.board))
         return [x for x in out if x is not None]
 

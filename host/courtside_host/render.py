@@ -211,7 +211,10 @@ _SENTENCES = {
     "initiative": lambda e, n: "%s tied on %s and roll again." % (_joined(n, e.get("tied")), e.get("face")),
     "order": lambda e, n: "Turn order: %s." % _joined(n, e.get("order"), "then"),
     "setup": lambda e, n: "%s sets up on %s." % (n.label(e.get("p")), e.get("square")),
-    "turn": lambda e, n: "Round %s: %s to move." % (e.get("round"), n.label(e.get("p"))),
+    "turn": lambda e, n: ("%s to set up." % n.label(e.get("p")) if e.get("phase") == "setup" else
+                          "Round %s: %s to move." % (e.get("round"), n.label(e.get("p")))),
+    "ready": lambda e, n: "The board takes %s's presses again." % n.label(e.get("p"))
+    if e.get("p") is not None else "The board has shown it all.",
     "skip": lambda e, n: "%s has no legal move and skips." % n.label(e.get("p")),
     "move": lambda e, n: "%s moves %s from %s to %s." % (
         n.label(e.get("p")), " ".join(e.get("arrows") or ()), e.get("start"), e.get("end") or "death"),

@@ -49,9 +49,10 @@ import heapq
 from collections import deque
 
 from courtside import settings as config
-from courtside.effects import EVENT
+from courtside.effects import EVENT, SAVE
 from courtside.fair import Fair, seeded
 from courtside.pins import ARROWS, BUTTONS, Pins
+from courtside_follow.schema import lone_surrogate as _lone_surrogate
 
 JUDGING = ("tie_us", "contest_ms", "answer_ms")
 NOT_COMPARED = ("overflow", "unsent")   # what the board's link, not its core, says
@@ -280,7 +281,7 @@ _TEXT = frozenset(("b line msg mode why reason cause square kind fw capture game
                    "incoming template text phase cmd").split())
 _INT_LISTS = ("players", "draw", "together", "tied")
 _TEXT_LISTS = ("arrows", "corners", "commands")
-_MAY_BE_NULL = (("winner", "p"), ("refuse", "arrows"))
+_MAY_BE_NULL = (("winner", "p"), ("refuse", "arrows"), ("ready", "p"), ("move", "end"))   # a move's end: died
 _INPUTS = ("press", "ignored", "button", "release", "stuck", "unstuck")
 _NAMES = BUTTONS + ARROWS + ("MAIN",)
 _ORDER_FIELDS = {"n": int, "p": int, "rank": int, "lag": int, "b": str, "tie": bool}
@@ -310,7 +311,7 @@ def _type_problem(kind, name, value):  # noqa: PLR0911 - one answer a type
             return "holds a player that is not 1 to %d" % MAX_BOXES
         if want is str and _lone_surrogate(value):
             return _SURROGATE
-    elif name == "forced" and type(value) is not bool:
+    elif name in ("forced", "can_save") and type(value) is not bool:
         return "is not true or false"
     elif name == "early" and type(value) is not bool:
         if not isinstance(value, str):
@@ -335,26 +336,6 @@ def _fields(kind):
             return None
         _KINDS[kind] = (tuple(always), frozenset(always + sometimes + ["ev", "t"]))
     return _KINDS[kind]
-
-
-def _lone_surrogate(value, depth=0):
-    """True when ``value`` holds text with a lone surrogate (not text a board could write
-    in UTF-8), in any string, key or nested value."""
-    if isinstance(value, str):
-        if value.isascii():
-            return False
-        try:
-            value.encode("utf-8")
-        except UnicodeEncodeError:
-            return True
-        return False
-    if depth > 3:
-        return False          # deeper values are refused by their type anyway
-    if isinstance(value, dict):
-        return any(_lone_surrogate(k) or _lone_surrogate(v, depth + 1) for k, v in value.items())
-    if isinstance(value, list):
-        return any(_lone_surrogate(v, depth + 1) for v in value)
-    return False
 
 
 def damaged(ev):
@@ -615,6 +596,7 @@ class _Run:
         self.rng = RecordedDraws(more=self._more)
         self.unrecorded_at_end = None   # how many draws had no answer when the log stopped
         self.drawn = {}                 # (c, rank) -> the draw read from the last verdict
+        self.saves = deque()            # the board's answers to the saves that reached its flash
         set_line = "set " + " ".join("%s=%s" % kv for kv in sorted(overrides.items()))
         self.set_line = set_line if overrides else None
 
@@ -658,8 +640,7 @@ class _Run:
         self.session.read += 1
         kind = ev["ev"]
         t = ev["t"]
-        if t > self.read_t:
-            self.read_t = t
+        self.read_t = max(self.read_t, t)
         if kind in _INPUTS and ev["p"] > self.pins.boxes:
             self.report.damage("%s event: box %d, where the session's hello has %d boxes"
                                % (kind, ev["p"], self.pins.boxes))
@@ -675,6 +656,8 @@ class _Run:
             self._draws_of(ev)
         elif kind == "tie" and self.drawn.pop((ev["c"], ev["rank"]), None) != ev["draw"]:
             self.rng.add("draw", [p - 1 for p in ev["draw"]])
+        elif kind in ("ok", "error"):
+            self._save_answer(ev)
         if self.keep:
             self.session.recorded.append(ev)
         self._judged(0, ev)
@@ -700,6 +683,20 @@ class _Run:
             if len(groups[rank]) > 1:
                 self.drawn[(verdict["c"], rank)] = groups[rank]
                 self.rng.add("draw", [p - 1 for p in groups[rank]])
+
+    def _save_answer(self, ev):
+        """A board's answer to a save that reached its flash (since stream 4 its one answer),
+        kept for the replay's board to give when the replayed core saves."""
+        from courtside.core import SAVE_REFUSED
+        if ev["ev"] == "ok" and ev["cmd"] == "save":
+            self.saves.append(None)
+        elif ev["ev"] == "error" and ev["line"].split() == ["save"] and ev["msg"] not in SAVE_REFUSED:
+            self.saves.append(ev["msg"])
+
+    def save_settings(self, settings):
+        """The replay's board saves as the board did: the log's answer (read on for it)."""
+        self._more(lambda: self.saves)
+        return self.saves.popleft() if self.saves else "the log does not say how this save went"
 
     def _release(self, key, delta):
         left = self.releases.get(key, 0) + delta
@@ -867,7 +864,8 @@ class _Run:
             session.replayed.append(hello)
         elif self.compare:
             self.waiting.append((hello["t"], _comparable(hello)))
-        _run(self.pins, self, settings, self.rng, hello.get("mode", "dodgeball"), self._replayed)
+        _run(self.pins, self, settings, self.rng, hello.get("mode", "dodgeball"), self._replayed,
+             hello.get("can_save") is True)
         while not self.ended:           # what the core never asked for (inputs past its end)
             self._read()
         session.unrecorded = self.rng.unrecorded[:self.unrecorded_at_end]   # not those after it stops
@@ -943,10 +941,12 @@ class _Unseen:
     (While a button is, every pass counts: the debouncer ends its locks and finds stuck
     buttons in the passes it gets, so a replay keeps the board's passes there.) And each
     pass's events go to ``take`` as records (dicts, as a log's line reads), not through
-    their text and back; the other effects, for a matrix, lights and buzzer nobody has,
-    are let go. Mixed into ``Core`` by ``_core_class``."""
+    their text and back; a save is answered by ``saver`` (the log's answer), and the
+    core's answer taken with the rest; the other effects, for a matrix, lights and buzzer
+    nobody has, are let go. Mixed into ``Core`` by ``_core_class``."""
 
     take = None
+    saver = None
 
     def step(self, now, ring=None, lines=(), unsent=0):
         wait_ms = super().step(now, ring, lines, unsent)
@@ -959,6 +959,8 @@ class _Unseen:
                     ev["ev"] = effect[1]
                     ev["t"] = effect[2]
                     take(ev)
+                elif effect[0] == SAVE:
+                    effect[2](self.saver(effect[1]))     # its answer joins this loop
             del effects[:]
         return wait_ms
 
@@ -1027,17 +1029,19 @@ def _core_class():
     return _CORE[0]
 
 
-def _run(pins, script, settings, rng, mode, take):  # noqa: PLR0917
+def _run(pins, script, settings, rng, mode, take, can_save=False):  # noqa: PLR0913, PLR0917
     """The core on the simulated board over ``script``'s inputs, in virtual time, as the
     driver runs it (``driver.one_pass``), each event it writes handed to ``take`` as a
     record; while the core has nothing due, time goes straight on to the next input (in
-    jumps short of the tick circle's half)."""
+    jumps short of the tick circle's half). A save gets the answer the log gives
+    (``script.save_settings``)."""
     from courtside import driver
     from courtside_sim.board import SimBoard
     board = SimBoard(pins, script=script)
     core = _core_class()(pins, settings, rng, now=board.ticks_us(), levels=board.levels(),
-                         capture=board.capture.name, mode=mode)
+                         capture=board.capture.name, mode=mode, can_save=can_save)
     core.take = take
+    core.saver = script.save_settings
     lines = []
     wait_ms = 0
     one_pass = driver.one_pass

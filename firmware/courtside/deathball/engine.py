@@ -99,8 +99,13 @@ class Game:
         self.order = rules.turn_order(self.players, top[0])
         self._emit("order", order=[b + 1 for b in self.order])
         self.phase = SETUP
-        self.turn = self.order[0]
+        self._setup_turn(self.order[0])
         return None
+
+    def _setup_turn(self, box):
+        """``box`` is to set up (a ``turn`` of the set-up, round 0)."""
+        self.turn = box
+        self._emit("turn", p=box + 1, round=self.round, phase="setup")
 
     def free_setup_squares(self):
         return [sq for sq in rules.SETUP_SQUARES if self.occupant[sq] < 0]
@@ -119,7 +124,7 @@ class Game:
         self._emit("setup", p=box + 1, square=notation.square_name(square))
         self._placed += 1
         if self._placed < len(self.order):
-            self.turn = self.order[self._placed]
+            self._setup_turn(self.order[self._placed])
             return None
         self.phase = PLAY
         self.round = 1
@@ -332,7 +337,7 @@ class Game:
             box = self.order[i]
             self.turn = box
             if self._has_move(box):
-                self._emit("turn", p=box + 1, round=self.round)
+                self._emit("turn", p=box + 1, round=self.round, phase="play")
                 return
             self._emit("skip", p=box + 1, round=self.round)
             after = i

@@ -62,6 +62,7 @@ class RefereeMode(Stage):
         self.rolls = []          # initiative rolls for the bars
         self.blink_on = True
         self.blink_at = ctx.now
+        self.held = False        # presses were refused while the matrix showed rolls or a run
         ctx.emit("referee", players=[b + 1 for b in self.game.players])
         self._leds(ctx)
         self._draw(ctx)
@@ -203,6 +204,7 @@ class RefereeMode(Stage):
             self.shown.apply(kind, fields)
         self.queue = []
         self.until = None
+        self._ready(ctx, ctx.now)
         self._leds(ctx)
         self._draw(ctx)
 
@@ -212,10 +214,33 @@ class RefereeMode(Stage):
         while self.queue:
             wait = self._next(ctx, now, self.queue.pop(0))
             if wait:
+                self._held(ctx, now)
                 return wait
+        self._ready(ctx, now)
         self._leds(ctx)
         self._draw(ctx)
         return None
+
+    def _held(self, ctx, now):
+        """The matrix holds the board from ``now``: presses are refused while it has events
+        still to show (a pause after the last of them holds nothing back)."""
+        self.held = True
+        if not self.queue and self.roll is None and not self.game.running:
+            self._ready(ctx, now)
+
+    def _ready(self, ctx, at):
+        """The board takes presses again from tick ``at`` (the matrix's schedule, not the
+        pass): the ``ready`` event, once after each time presses were held back."""
+        if self.held:
+            self.held = False
+            ctx.emit_fields_at(at, "ready", {"p": self._taking()})
+
+    def _taking(self):
+        """The player whose presses the board takes (1 to 4), or None: nobody's."""
+        g = self.game
+        if g.turn is None or g.phase not in (engine.SETUP, engine.PLAY):
+            return None
+        return g.turn + 1
 
     def _next(self, ctx, now, event):
         """Apply one queued event; returns the ms it holds the matrix (0: none)."""
@@ -236,7 +261,7 @@ class RefereeMode(Stage):
             return self._pause(ctx, now, _SHRINK_MS)
         if kind == "order":
             self.rolls = []
-        elif kind in _TUNE_OF:
+        elif kind in _TUNE_OF and event[1].get("phase") != "setup":
             ctx.tone(_TUNE_OF[kind])
         return 0
 
@@ -425,6 +450,7 @@ class RefereeMode(Stage):
         self.roll = None
         self.bounce = None
         self.until = None
+        self._ready(ctx, ctx.now)
         ctx.emit("position", text=text, phase=fresh.phase)
         self._take(ctx)
         return None
