@@ -14,7 +14,8 @@ set aside too; and in stream 3 a long press in the die mode goes on to the next 
 (PIO capture is the default now). What is left must be the v1 stream, line for line and
 byte for byte. Stream 4 (docs/events.md) added a ``turn`` for each set-up turn (``phase``
 ``setup``), ``phase`` to every ``turn``, the ``ready`` lines and ``can_save`` in ``hello``:
-all set aside.
+all set aside; and ``help`` lists every command, the lobby's and the Deathball modes'
+included (``courtside.core.usages``), where v1 listed nine (``V1_HELP``).
 """
 
 import json
@@ -36,6 +37,9 @@ WHEN_CHANGED = ("ignored",)
 # stamp. v1 said the pass, which came at most this long after the moment (a debounce lock
 # of 20 ms, then a v1 poll of 5 ms):
 V1_PASS_LATE_US = 25000
+# What v1's help said (since v4 it lists every command of the core, the lobby and the modes).
+V1_HELP = ["ping", "mode dodgeball|referee|die", "new", "start", "join N", "set name=value ...",
+           "get", "save", "help"]
 # ... while an input's own time (its first edge) is the same to the microsecond.
 INPUTS = ("press", "button", "release", "unstuck", "cmd")
 
@@ -63,6 +67,10 @@ def as_v1(line, seen=None):
     if kind == "verdict":
         for press in fields["order"]:
             del press["early"]
+    if kind == "help":
+        from courtside.core import usages
+        assert fields["commands"] == usages() and set(V1_HELP) <= set(fields["commands"])
+        return events.line(kind, t, {"commands": V1_HELP})
     if kind in WHEN_CHANGED:
         return events.line(kind, 0, fields)
     return events.line(kind, t, fields) if kind == "verdict" else line

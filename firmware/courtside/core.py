@@ -32,8 +32,23 @@ LINE_MAX = 200
 _GLITCH_US = 50000  # presses this close before a box fault belong to the fault
 SAVE_REFUSED = ("save only between games (in a lobby): flash writes pause capture",
                 "this unit has nowhere to save settings")   # the core's own refusals of a save
-HELP = ("ping", "mode dodgeball|referee|die", "new", "start", "join N", "set name=value ...",
-        "get", "save", "help")
+# The core's own commands, as a stage's (``courtside.stage.Stage.commands``): (verb, how
+# it is written, words in the line or 0 for any), each carried out by ``_cmd_VERB``.
+COMMANDS = (("ping", "ping", 1), ("help", "help", 1), ("mode", "mode dodgeball|referee|die", 0),
+            ("new", "new", 1), ("set", "set name=value ...", 0), ("get", "get", 1),
+            ("save", "save", 1))
+
+
+def usages():
+    """Every command a laptop can send, as written: the core's, then the lobby's and each
+    mode's (what ``help`` answers; the Deathball modes' are listed without loading them)."""
+    from courtside import deathball
+    out = []
+    for table in (COMMANDS, Lobby.commands, deathball.DIE_COMMANDS, deathball.REFEREE_COMMANDS):
+        for entry in table:
+            if entry[1] not in out:
+                out.append(entry[1])
+    return out
 
 
 def _stage(mode, players_first):
@@ -404,37 +419,47 @@ class Core:
         return self._error(problem, line)
 
     def _command(self, words, line):
-        """Carry out a command; returns why it was refused, or None (answered)."""
+        """Carry out a command (the core's own, else the stage's); returns why it was
+        refused, or None (answered)."""
         verb = words[0]
-        n = len(words)
-        if verb == "ping" and n == 1:
-            return self._emit("pong", fw=VERSION, stream=events.STREAM, mode=self.mode,
-                              capture=self.capture)
-        if verb == "help" and n == 1:
-            return self._emit("help", commands=list(HELP))
-        if verb == "mode":
-            if n != 2 or words[1] not in MODES:
-                return "mode needs one of: %s" % " ".join(MODES)
-            self.enter(words[1])
-        elif verb == "new" and n == 1:
-            self.enter(self.mode)
-        elif verb == "set":
-            try:
-                new = config.merged(self.settings, config.parse(words[1:]))
-            except ValueError as e:
-                return str(e)
-            self._apply(new)
-            return self._emit("settings", **self.settings)
-        elif verb == "get" and n == 1:
-            return self._emit("settings", **self.settings)
-        elif verb == "save" and n == 1:
-            return self._save(line)
-        else:
-            problem = self.stage.command(self.ctx, words)
-            self._settle()
-            if problem:
-                return problem
+        for entry in COMMANDS:
+            if entry[0] == verb and (entry[2] == 0 or entry[2] == len(words)):
+                return getattr(self, "_cmd_" + verb)(words, line)
+        problem = self.stage.command(self.ctx, words)
+        self._settle()
+        if problem:
+            return problem
         return self._emit("ok", cmd=verb)
+
+    def _cmd_ping(self, words, line):
+        return self._emit("pong", fw=VERSION, stream=events.STREAM, mode=self.mode, capture=self.capture)
+
+    def _cmd_help(self, words, line):
+        return self._emit("help", commands=usages())
+
+    def _cmd_mode(self, words, line):
+        if len(words) != 2 or words[1] not in MODES:
+            return "mode needs one of: %s" % " ".join(MODES)
+        self.enter(words[1])
+        return self._emit("ok", cmd="mode")
+
+    def _cmd_new(self, words, line):
+        self.enter(self.mode)
+        return self._emit("ok", cmd="new")
+
+    def _cmd_set(self, words, line):
+        try:
+            new = config.merged(self.settings, config.parse(words[1:]))
+        except ValueError as e:
+            return str(e)
+        self._apply(new)
+        return self._emit("settings", **self.settings)
+
+    def _cmd_get(self, words, line):
+        return self._emit("settings", **self.settings)
+
+    def _cmd_save(self, words, line):
+        return self._save(line)
 
     def _save(self, line):
         """A save: refused, or handed to the driver, whose word on it (``saved``) is the

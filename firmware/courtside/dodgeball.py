@@ -18,6 +18,7 @@ from courtside.stage import Stage
 class DodgeBall(Stage):
     name = "dodgeball"
     records_presses = True
+    where = " in dodgeball"
 
     def start(self, ctx):
         self.arbiter = Arbiter(ctx.settings, ctx.rng)
@@ -70,9 +71,6 @@ class DodgeBall(Stage):
     def withdraw(self, ctx, box, since):
         for p in self.arbiter.withdraw(box, since):
             ctx.emit("withdrawn", n=p.n, p=box + 1, why="box fault")
-
-    def command(self, ctx, words):
-        return "unknown command in dodgeball: %s" % " ".join(words)
 
     def _verdicts(self, ctx, contests):
         """The verdict of each judged contest, in order."""

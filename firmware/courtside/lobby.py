@@ -16,6 +16,8 @@ class Lobby(Stage):
     name = "lobby"
     between_games = True
     long_press = NEXT_MODE
+    commands = (("join", "join N", 2), ("start", "start", 1))
+    where = " in the lobby"
 
     def __init__(self, game):
         self.game = game   # the mode that starts when the lobby is done
@@ -71,19 +73,18 @@ class Lobby(Stage):
             return
         ctx.begin()
 
-    def command(self, ctx, words):
-        if words == ["start"]:
-            if len(ctx.players) < MIN_PLAYERS:
-                return "need at least %d players to start" % MIN_PLAYERS
-            ctx.begin()
-            return None
-        if len(words) == 2 and words[0] == "join":
-            box = (whole(words[1]) or 0) - 1
-            if not 0 <= box < ctx.boxes:
-                return "join needs a box number from 1 to %d" % ctx.boxes
-            self.press(ctx, box, 0, ctx.now)
-            return None
-        return "unknown command in the lobby: %s" % " ".join(words)
+    def _cmd_start(self, ctx, words):
+        if len(ctx.players) < MIN_PLAYERS:
+            return "need at least %d players to start" % MIN_PLAYERS
+        ctx.begin()
+        return None
+
+    def _cmd_join(self, ctx, words):
+        box = (whole(words[1]) or 0) - 1
+        if not 0 <= box < ctx.boxes:
+            return "join needs a box number from 1 to %d" % ctx.boxes
+        self.press(ctx, box, 0, ctx.now)
+        return None
 
 
 

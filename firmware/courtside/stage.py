@@ -30,6 +30,11 @@ class Stage:
     long_press = RESTART
     records_presses = False   # True: the stage logs each box press itself (Dodge Ball)
     buttons = NAMES           # what the four buttons are called in this stage
+    # The laptop commands the stage takes: (verb, how it is written, words in the line, or
+    # 0 for any number), each carried out by the method ``_cmd_VERB(ctx, words)``. ``help``
+    # lists them (``courtside.core.usages``).
+    commands: tuple = ()
+    where = ""                # " in the lobby": where an unknown command was given
 
     def start(self, ctx):
         """The stage is entered."""
@@ -54,7 +59,14 @@ class Stage:
 
     def command(self, ctx, words):
         """A laptop command the core did not take; returns why it was refused, or None."""
-        return "unknown command: %s" % " ".join(words)
+        verb = words[0]
+        for entry in self.commands:
+            if entry[0] == verb and (entry[2] == 0 or entry[2] == len(words)):
+                return getattr(self, "_cmd_" + verb)(ctx, words)
+        return self.unknown(words)
+
+    def unknown(self, words):
+        return "unknown command%s: %s" % (self.where, " ".join(words))
 
     def configure(self, ctx, settings):
         """Settings changed (already checked and applied to ``ctx.settings``)."""

@@ -21,6 +21,7 @@ import textwrap
 
 from courtside import pinmap
 from courtside import settings as config
+from courtside.core import usages
 
 from courtside_host import render
 from courtside_host.board import event
@@ -30,6 +31,18 @@ LOG_LINES = 6
 BOX_KEYS = tuple(render.FACE["keys"])
 KEYS = {ch: (box, k) for box, row in enumerate(BOX_KEYS) for k, ch in enumerate(row)}
 ARROW_KEYS = {"\x1b[A": 0, "\x1b[B": 1, "\x1b[D": 2, "\x1b[C": 3}   # UP DOWN LEFT RIGHT
+def _wrapped(words, width):
+    """``words`` two spaces apart, in lines of at most ``width``; all but the first
+    indented two."""
+    lines, line = [], ""
+    for word in words:
+        if line and len(line) + 2 + len(word) > width:
+            lines.append(line)
+            line = " "
+        line = line + "  " + word if line else word
+    return lines + ([line] if line else [])
+
+
 HELP = (
     "Keys",
     "  box 1: 1 2 3 4   box 2: q w e r   box 3: a s d f   box 4: z x c v",
@@ -37,11 +50,8 @@ HELP = (
     "  arrow keys: the arrows of the box whose turn it is",
     "  Space: main button (start, ROLL)    m: long press (next mode, new game)",
     "  /: a command, Enter sends it (/name 1 Ann names a player)  ?: help  Esc: quit",
-    "Commands after /: mode dodgeball|referee|die  new  join N  start  ping get help",
-    "  set tie_us=800 contest_ms=1500 ...   dice 3 5 1   roll   state",
-    "  move P ARROW ARROW   setup P SQUARE   position TEXT   die corner|wall",
-    "Press ? again to close.",
-)
+# The commands as the firmware's own help lists them (courtside.core.usages)
+) + tuple(_wrapped(["Commands after /:"] + usages(), WIDTH - 1)) + ("Press ? again to close.",)
 
 
 def _fg(rgb):

@@ -9,6 +9,7 @@ in a pass of its own, the next one, and a replay, which draws nothing, never loa
     mode = DieMode(); mode.start(ctx); mode.main(ctx, stamp)    # ROLL
 """
 
+from courtside.deathball import DIE_COMMANDS
 from courtside.deathball.die import Dice, Roll, faces
 from courtside.pins import ARROWS
 from courtside.stage import NEXT_MODE, Stage
@@ -30,6 +31,8 @@ class DieMode(Stage):
     between_games = True
     long_press = NEXT_MODE   # no lobby to come back to: a long press goes on to the next mode
     buttons = ARROWS
+    commands = DIE_COMMANDS
+    where = " for the die"
 
     def __init__(self):
         self.dice = None
@@ -107,17 +110,18 @@ class DieMode(Stage):
             return None
         return self.roll.left(now, self.roll.arrow_end)
 
-    def command(self, ctx, words):
-        if words[0] == "dice":
-            forced = faces(words[1:])
-            if not forced:
-                return "dice wants faces 1 to 6"
-            self.dice.force(forced)
-            return None
-        if words[0] == "die" and len(words) == 2 and words[1] in ("corner", "wall"):
-            self.corner = words[1] == "corner"
-            return None
-        if words == ["roll"]:
-            self.main(ctx, ctx.now)
-            return None
-        return "unknown command for the die: %s" % " ".join(words)
+    def _cmd_dice(self, ctx, words):
+        forced = faces(words[1:])
+        if not forced:
+            return "dice wants faces 1 to 6"
+        self.dice.force(forced)
+        return None
+
+    def _cmd_die(self, ctx, words):
+        if words[1] not in ("corner", "wall"):
+            return self.unknown(words)
+        self.corner = words[1] == "corner"
+        return None
+
+    def _cmd_roll(self, ctx, words):
+        self.main(ctx, ctx.now)

@@ -12,7 +12,7 @@ presses are captured while the matrix moves.
 from micropython import const
 
 from courtside import clock
-from courtside.deathball import engine, notation, rules, view
+from courtside.deathball import REFEREE_COMMANDS, engine, notation, rules, view
 from courtside.deathball.die import Dice, Roll, faces
 from courtside.deathball.track import Shown
 from courtside.pins import ARROWS
@@ -35,6 +35,8 @@ class RefereeMode(Stage):
 
     name = "referee"
     buttons = ARROWS
+    commands = REFEREE_COMMANDS
+    where = " for the referee"
     # False where nobody watches the matrix (a replay): the player to move does not blink,
     # so a game waiting for a move asks for no pass until its next input.
     seen = True
@@ -411,14 +413,7 @@ class RefereeMode(Stage):
 
     def command(self, ctx, words):
         self._finish_run(ctx)
-        verb = words[0]
-        if verb in ("dice", "roll", "state", "position"):
-            return getattr(self, "_cmd_" + verb)(ctx, words)
-        if verb == "setup" and len(words) == 3:
-            return self._cmd_setup(ctx, words)
-        if verb == "move" and len(words) == 4:
-            return self._cmd_move(ctx, words)
-        return "unknown command for the referee: %s" % " ".join(words)
+        return Stage.command(self, ctx, words)
 
     def _cmd_dice(self, ctx, words):
         forced = faces(words[1:])
