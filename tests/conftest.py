@@ -19,7 +19,7 @@ FIRMWARE = ROOT / "firmware"
 sys.path.insert(0, str(FIRMWARE))
 
 
-from courtside_host.vpico import VirtualPico, micropython_binary  # noqa: E402  (the tools' own lookup)
+from courtside_host.vpico.runner import VirtualPico, micropython_binary  # noqa: E402  (the tools' own lookup)
 
 BIN = Path(sys.executable).parent
 
@@ -56,7 +56,7 @@ def simulate(exe, *args, check=True, timeout=120, stdin=None):
 @contextlib.contextmanager
 def deployed_pico(folder):
     """A virtual Pico with its flash in ``folder``, the firmware deployed and running."""
-    from courtside_host import deploy
+    from courtside_host.link import deploy
     with VirtualPico(folder / "flash") as p:
         deploy.deploy(p.port)
         yield p

@@ -252,8 +252,8 @@ def test_laptop_command_runs_it_on_a_virtual_board(tmp_path):
     import sys
 
     sys.path.insert(0, str(ROOT / "host"))
-    from courtside_host import cmd_bringup
-    from courtside_host.vpico import VirtualPico
+    from courtside_host.commands import bringup as cmd_bringup
+    from courtside_host.vpico.runner import VirtualPico
 
     flash = tmp_path / "flash"
     shutil.copytree(ROOT / "firmware" / "courtside", flash / "courtside",
@@ -277,7 +277,7 @@ def test_laptop_command_without_a_board(capsys):
     import sys
 
     sys.path.insert(0, str(ROOT / "host"))
-    from courtside_host import cmd_bringup
+    from courtside_host.commands import bringup as cmd_bringup
 
     parser = argparse.ArgumentParser()
     cmd_bringup.add_arguments(parser)
@@ -294,8 +294,8 @@ def test_the_laptop_command_fails_when_a_check_fails(tmp_path, capsys):
     import sys
 
     sys.path.insert(0, str(ROOT / "host"))
-    from courtside_host import cmd_bringup
-    from courtside_host.vpico import VirtualPico
+    from courtside_host.commands import bringup as cmd_bringup
+    from courtside_host.vpico.runner import VirtualPico
 
     assert cmd_bringup.outcome(["bring-up: x", "bring-up done: all 9 buttons work"]) is None
     assert "FAULT  box 1" in cmd_bringup.outcome(["FAULT  box 1 THROW reads pressed",

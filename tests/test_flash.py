@@ -10,8 +10,8 @@ import time
 
 import pytest
 from courtside_host import cli
-from courtside_host import flash as fl
-from courtside_host.vpico import VirtualPico
+from courtside_host.link import flash as fl
+from courtside_host.vpico.runner import VirtualPico
 
 RP2040_INFO = "UF2 Bootloader v3.0\nModel: Raspberry Pi RP2\nBoard-ID: RPI-RP2\n"
 

@@ -152,7 +152,7 @@ def test_the_virtual_pico_answers_after_a_long_line_and_bad_bytes(vpico):
     import time
 
     import serial
-    from courtside_host import deploy as dep
+    from courtside_host.link import deploy as dep
     dep.deploy(vpico.port)
     port = serial.Serial(vpico.port, timeout=0.2)
     try:

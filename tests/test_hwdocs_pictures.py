@@ -19,7 +19,11 @@ from conftest import ROOT
 sys.path.insert(0, str(ROOT / "host"))
 
 from courtside import pinmap  # noqa: E402
-from courtside_host import hwdocs, hwdocs_layout, hwdocs_panel, hwdocs_parts, hwdocs_route  # noqa: E402
+from courtside_host.hwdocs import documents as hwdocs  # noqa: E402
+from courtside_host.hwdocs import layout as hwdocs_layout
+from courtside_host.hwdocs import panel as hwdocs_panel
+from courtside_host.hwdocs import parts as hwdocs_parts
+from courtside_host.hwdocs import route as hwdocs_route
 
 HARDWARE = ROOT / "hardware"
 MAPS = [HARDWARE / "pinmap.json", *sorted((HARDWARE / "variants").glob("*.json"))]
@@ -432,7 +436,7 @@ def test_a_map_without_a_cable_is_drawn_too():
 
 @pytest.mark.parametrize("path", MAPS, ids=[p.stem for p in MAPS])
 def test_enclosure_has_a_cut_out_per_jack_and_both_contact_views(path):
-    from courtside_host import hwdocs_enclosure as e
+    from courtside_host.hwdocs import enclosure as e
     data = json.loads(path.read_text())
     root = ET.fromstring(_draw("enclosure.svg", data))
     assert root.get("width") == "%gmm" % e.PAGE_W and root.get("height") == "%gmm" % e.PAGE_H

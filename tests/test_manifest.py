@@ -7,10 +7,10 @@ import sys
 
 import pytest
 from conftest import FIRMWARE
-from courtside_host import deploy as dep
-from courtside_host import manifest
-from courtside_host.board import connect
-from courtside_host.vpico import VirtualPico
+from courtside_host.link import deploy as dep
+from courtside_host.link import manifest
+from courtside_host.link.port import connect
+from courtside_host.vpico.runner import VirtualPico
 
 
 def test_the_manifest_names_the_firmware_package_and_nothing_of_the_simulator():
@@ -21,7 +21,7 @@ def test_the_manifest_names_the_firmware_package_and_nothing_of_the_simulator():
 
 
 def test_package_json_is_up_to_date():
-    """After adding or removing a module: python -m courtside_host.manifest"""
+    """After adding or removing a module: python -m courtside_host.link.manifest"""
     committed = (FIRMWARE / "package.json").read_text()
     assert committed == manifest.dumps(manifest.package_json(FIRMWARE))
     urls = json.loads(committed)["urls"]

@@ -7,8 +7,9 @@ import sys
 
 import pytest
 from conftest import ROOT, deployed_pico, simulate
-from courtside_host import eventlog, monitor, render
-from courtside_host import replay as rp
+from courtside_host.records import eventlog
+from courtside_host.records import replay as rp
+from courtside_host.views import monitor, render
 from rich.console import Console
 
 
@@ -125,6 +126,6 @@ def test_the_deathball_board_is_drawn_live_from_a_game_stream():
 
 def test_typed_lines_split_as_sent_lines_do():
     """``a;b`` typed at the monitor is two lines, as with ``--send``; blanks are dropped."""
-    from courtside_host.cmd_monitor import together
+    from courtside_host.commands.monitor import together
     assert together("sim 1 THROW down; sim 2 CATCH down") == "sim 1 THROW down\nsim 2 CATCH down"
     assert together("ping") == "ping" and together("get;;") == "get"

@@ -10,7 +10,7 @@ import pytest
 from conftest import FIRMWARE, ROOT, simulate
 from courtside import display, events
 from courtside.deathball import view
-from courtside_host import render
+from courtside_host.views import render
 
 SCRIPTS = ROOT / "tests" / "scripts"
 
@@ -65,7 +65,7 @@ def test_early_answers_are_named_by_their_reason():
 
 @pytest.mark.parametrize("name", ["deathball_game", "deathball_shrink"])
 def test_the_deathball_board_follows_the_stream(name):
-    board = render.Board()
+    board = render.Positions()
     game = render.Game()
     positions = 0
     for ev in stream(name):
@@ -73,7 +73,7 @@ def test_the_deathball_board_follows_the_stream(name):
         game.feed(ev)
         if ev["ev"] == "position":       # the referee's own word for the board: they agree
             positions += 1
-            pos = render.Board.read(ev["text"])
+            pos = render.Positions.read(ev["text"])
             assert {p + 1 for p in pos["where"]} == set(board.where), ev
             assert {render.notation.square_name(sq) for sq in pos["balls"]} == \
                 {b[0] for b in board.balls.values()}
@@ -112,11 +112,11 @@ def test_the_choices_are_data_a_web_page_can_share():
 def test_the_text_filter_reads_a_headless_stream():
     run = simulate(sys.executable, SCRIPTS / "deathball_game.jsonl")
     env = {"PYTHONPATH": "%s:%s" % (FIRMWARE, ROOT / "host"), "PATH": ""}
-    out = subprocess.run([sys.executable, "-m", "courtside_host.render", "--name", "3=Cy"], input=run.stdout,
-                         capture_output=True, text=True, timeout=60, check=False, env=env)
+    out = subprocess.run([sys.executable, "-m", "courtside_host.views.render", "--name", "3=Cy"],
+                         input=run.stdout, capture_output=True, text=True, timeout=60, check=False, env=env)
     assert out.returncode == 0, out.stderr
     assert "Cy (green) wins the game!" in out.stdout and '"ev"' not in out.stdout
-    bad = subprocess.run([sys.executable, "-m", "courtside_host.render", "--name", "Cy"], input="",
+    bad = subprocess.run([sys.executable, "-m", "courtside_host.views.render", "--name", "Cy"], input="",
                          capture_output=True, text=True, timeout=60, check=False, env=env)
     assert bad.returncode == 2 and bad.stderr.startswith("courtside render: ")
 

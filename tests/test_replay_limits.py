@@ -13,8 +13,8 @@ import pytest
 import replaylogs
 from conftest import ROOT
 from courtside_host import cli
-from courtside_host import replay as rp
-from courtside_host.board import event
+from courtside_host.link.port import event
+from courtside_host.records import replay as rp
 
 GOLDENS = ("dodgeball_round", "deathball_game", "random_00", "random_03", "random_07")
 

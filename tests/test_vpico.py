@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 import serial
-from courtside_host.vpico import VirtualPico
+from courtside_host.vpico.runner import VirtualPico
 
 MPREMOTE = str(Path(sys.executable).parent / "mpremote")
 
@@ -151,7 +151,7 @@ def test_mpremote_mount_with_a_ctrl_c_byte_in_its_data(pico, tmp_path):
 
 def test_vpico_command_serves_until_interrupted(tmp_path):
     link = tmp_path / "ttyACM0"
-    proc = subprocess.Popen([sys.executable, "-m", "courtside_host.vpico", str(tmp_path / "flash"),
+    proc = subprocess.Popen([sys.executable, "-m", "courtside_host.vpico.runner", str(tmp_path / "flash"),
                              "--link", str(link)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         first = proc.stdout.readline()

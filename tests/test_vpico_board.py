@@ -11,7 +11,7 @@ import time
 
 import pytest
 import serial
-from courtside_host.vpico import VirtualPico
+from courtside_host.vpico.runner import VirtualPico
 from mpremote.transport_serial import SerialTransport
 
 

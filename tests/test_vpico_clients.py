@@ -15,7 +15,7 @@ import time
 from pathlib import Path
 
 import pytest
-from courtside_host.vpico import VirtualPico
+from courtside_host.vpico.runner import VirtualPico
 
 BIN = Path(sys.executable).parent
 

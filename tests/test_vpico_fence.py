@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from courtside_host.vpico import VirtualPico
+from courtside_host.vpico.runner import VirtualPico
 from mpremote.transport import TransportExecError
 
 MPREMOTE = str(Path(sys.executable).parent / "mpremote")

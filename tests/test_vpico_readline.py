@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 import serial
-from courtside_host.vpico import VirtualPico
+from courtside_host.vpico.runner import VirtualPico
 
 SESSIONS = [
     ["for i in range(3):\r", "print(i * 11)\r", "\r", "\r", "\r"],

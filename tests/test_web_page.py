@@ -17,7 +17,7 @@ import time
 import pytest
 from browser import Web, chromium, close, open_page, pixels, wait_for
 from conftest import ROOT, deployed_pico, simulate
-from courtside_host import render
+from courtside_host.views import render
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from selenium.webdriver.common.action_chains import ActionChains
@@ -213,7 +213,7 @@ def test_the_page_loads_nothing_from_elsewhere(web, driver):
     urls = driver.execute_script("return performance.getEntriesByType('resource').map(e => e.name)")
     assert any(u.endswith("micropython.wasm") for u in urls) and any(u.endswith("bundle.json") for u in urls)
     assert all(u.startswith(web.url) for u in urls), urls
-    for source in (ROOT / "host" / "courtside_host" / "page").iterdir():
+    for source in (ROOT / "host" / "courtside_host" / "web" / "page").iterdir():
         assert not re.search(r"(https?|wss?):/|//[a-z0-9-]+\.[a-z]", source.read_text()), source
 
 

@@ -33,8 +33,11 @@ from pathlib import Path
 
 import pytest
 from conftest import ROOT, deployed_pico
-from courtside_host import paths, webruntime, webserver, wsock
-from courtside_host.vpico import VirtualPico
+from courtside_host import paths
+from courtside_host.vpico.runner import VirtualPico
+from courtside_host.web import runtime as webruntime
+from courtside_host.web import server as webserver
+from courtside_host.web import wsock
 
 GUID = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11"
 WAIT = 60.0
@@ -275,13 +278,13 @@ def test_the_bundle_holds_the_firmware_the_renderer_and_the_pin_map(server):
     assert files["lib/courtside/core.py"] == (paths.FIRMWARE / "courtside" / "core.py").read_text()
     trees = [paths.FIRMWARE / "courtside", paths.FIRMWARE / "courtside_sim"]
     expected = {"lib/" + p.relative_to(paths.FIRMWARE).as_posix() for t in trees for p in t.rglob("*.py")}
-    host = Path(webserver.__file__).parent
-    expected |= {"lib/courtside_host/" + n for n in ("__init__.py", "render.py", "webview.py")
-                 if (host / n).is_file()}
+    host = Path(webserver.__file__).parents[1]
+    expected |= {"lib/courtside_host/" + n
+                 for n in ("__init__.py", "views/__init__.py", "views/render.py", "views/webview.py")}
     expected.add("hardware/pinmap.json")
     assert set(files) == expected
     assert "lib/courtside/deathball/engine.py" in files and "lib/courtside_sim/board.py" in files
-    assert files["lib/courtside_host/render.py"] == (host / "render.py").read_text()
+    assert files["lib/courtside_host/views/render.py"] == (host / "views" / "render.py").read_text()
     assert files["hardware/pinmap.json"] == paths.PINMAP.read_text()
 
 
@@ -926,7 +929,7 @@ def test_the_command_refuses_what_it_cannot_serve(runtime, tmp_path):
 def test_the_cli_loads_no_server_code_until_web_is_asked_for():
     code = ("import sys, courtside_host.cli as c; c.main(['--version']); "
             "print(sorted(m for m in sys.modules if m.startswith(('asyncio', 'courtside_host.web', "
-            "'courtside_host.wsock'))))")
+            "'courtside_host.web.wsock'))))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True)
     assert out.stdout.splitlines()[-1] == "[]"
     helped = cli("--help")
