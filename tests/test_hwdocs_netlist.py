@@ -14,13 +14,13 @@ from conftest import ROOT
 
 sys.path.insert(0, str(ROOT / "host"))
 
-from courtside import pinmap  # noqa: E402
-from courtside_host.hwdocs import documents as hwdocs  # noqa: E402
+from courtside import pinmap
+from courtside_host.hwdocs import documents as hwdocs
 from courtside_host.hwdocs import layout as hwdocs_layout
 from courtside_host.hwdocs import netlist as hwdocs_netlist
 from courtside_host.hwdocs import parts as hwdocs_parts
 from courtside_host.hwdocs import route as hwdocs_route
-from courtside_host.hwdocs.netlist import compare, extract, intended  # noqa: E402
+from courtside_host.hwdocs.netlist import compare, extract, intended
 
 HARDWARE = ROOT / "hardware"
 MAPS = [HARDWARE / "pinmap.json", *sorted((HARDWARE / "variants").glob("*.json"))]

@@ -18,8 +18,8 @@ from conftest import ROOT
 
 sys.path.insert(0, str(ROOT / "host"))
 
-from courtside import pinmap  # noqa: E402
-from courtside_host.hwdocs import documents as hwdocs  # noqa: E402
+from courtside import pinmap
+from courtside_host.hwdocs import documents as hwdocs
 from courtside_host.hwdocs import layout as hwdocs_layout
 from courtside_host.hwdocs import panel as hwdocs_panel
 from courtside_host.hwdocs import parts as hwdocs_parts

@@ -86,7 +86,7 @@ def _record(line):
     return obj if isinstance(obj, dict) else None
 
 
-def mutate(lines, rng):  # noqa: PLR0912 - one branch a kind of damage
+def mutate(lines, rng):
     """A damaged copy of a log's lines: one to four kinds of damage."""
     lines = list(lines)
     for _ in range(rng.randint(1, 4)):

@@ -56,7 +56,7 @@ def together(text):
     return "\n".join(part.strip() for part in text.split(";") if part.strip())
 
 
-def watch(ser, console, log=None, send=(), until=None, seconds=None, raw=False, typed=None,  # noqa: PLR0917
+def watch(ser, console, log=None, send=(), until=None, seconds=None, raw=False, typed=None,
           names=None):
     """Show events from ``ser`` until ``until`` is seen, ``seconds`` pass or Ctrl-C.
 

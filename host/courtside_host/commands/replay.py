@@ -90,7 +90,7 @@ def run(args):
     return 0
 
 
-def _summary(console, report, names, overrides, judging, args):  # noqa: PLR0913, PLR0917
+def _summary(console, report, names, overrides, judging, args):
     """What the replay found, after the contests: damage, notes, sessions, ends, counts."""
     if report.damaged_count:
         console.print("[yellow]%d records in the log are not events as the stream has them and "

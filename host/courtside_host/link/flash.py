@@ -136,7 +136,7 @@ def copy(uf2, drive, on_bytes=None, chunk=64 * 1024):
     the last block lands, so errors after the last write are expected and ignored."""
     dest = Path(drive) / uf2.path.name
     data = uf2.data
-    f = open(dest, "wb")  # noqa: SIM115 - closing may fail once the board restarts
+    f = open(dest, "wb")
     try:
         for i in range(0, len(data), chunk):
             f.write(data[i:i + chunk])

@@ -29,7 +29,7 @@ class Writer:
     def __init__(self, path, port=""):
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        self.f = open(self.path, "a", encoding="utf-8")  # noqa: SIM115 - closed in close()
+        self.f = open(self.path, "a", encoding="utf-8")
         head = {"ev": "log", "format": FORMAT, "port": port,
                 "started": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
         self.f.write(json.dumps(head) + "\n")

@@ -138,7 +138,7 @@ class RecordedDraws(Fair):
 
 
 class Contest:
-    def __init__(self, session, number, recorded, replayed, settings=None):  # noqa: PLR0917
+    def __init__(self, session, number, recorded, replayed, settings=None):
         self.session = session     # 0: before the log's first session (re-judged on its own)
         self.number = number       # (game, contest)
         self.recorded = recorded   # the board's verdict event (dict), or None
@@ -155,7 +155,7 @@ class Contest:
 class Outcome:
     """How one game in a session ended, on the board and in the replay."""
 
-    def __init__(self, session, game, mode, recorded, replayed):  # noqa: PLR0917
+    def __init__(self, session, game, mode, recorded, replayed):
         self.session = session
         self.game = game
         self.mode = mode
@@ -374,7 +374,7 @@ def damaged(ev):
     return _kind_problem(kind, ev)
 
 
-def _kind_problem(kind, ev):  # noqa: PLR0911 - one check a kind
+def _kind_problem(kind, ev):
     if kind in _INPUTS:
         if not 0 <= ev["p"] <= MAX_BOXES or ev["b"] not in _NAMES or (ev["p"] == 0) != (ev["b"] == "MAIN"):
             return "%s event: no button %s of box %s" % (kind, _shown(ev["b"]), ev["p"])
@@ -522,7 +522,7 @@ def _before_first(log, overrides, report, on_contest):
     return _session(log, hello, overrides, report, on_contest, start=ev)
 
 
-def _session(log, hello, overrides, report, on_contest, start=None):  # noqa: PLR0913, PLR0917
+def _session(log, hello, overrides, report, on_contest, start=None):
     """Replay one session from ``hello`` as the log is read; returns the next hello or None."""
     report.session_count += 1
     session = Session(report.session_count, hello)
@@ -566,7 +566,7 @@ class _Run:
     core's draws the source of recorded chance; it compares each replayed event with the
     board's as soon as both are there."""
 
-    def __init__(self, session, log, overrides, report, on_contest, start=None, compare=None):  # noqa: PLR0913, PLR0917
+    def __init__(self, session, log, overrides, report, on_contest, start=None, compare=None):
         self.session = session
         self.log = log
         self.overrides = overrides
@@ -1029,7 +1029,7 @@ def _core_class():
     return _CORE[0]
 
 
-def _run(pins, script, settings, rng, mode, take, can_save=False):  # noqa: PLR0913, PLR0917
+def _run(pins, script, settings, rng, mode, take, can_save=False):
     """The core on the simulated board over ``script``'s inputs, in virtual time, as the
     driver runs it (``driver.one_pass``), each event it writes handed to ``take`` as a
     record; while the core has nothing due, time goes straight on to the next input (in

@@ -299,7 +299,7 @@ class VirtualPico:
         while not self._stopping:
             try:
                 self._carry_once()
-            except Exception as e:  # noqa: BLE001 - the port must outlive any one mishap
+            except Exception as e:
                 if self.trace is not None:
                     self.trace.write("vpico: %r\n" % (e,))
                 time.sleep(0.01)

@@ -88,7 +88,7 @@ class _Checked(io.IOBase):
         self.close()
 
 
-def Flash(host, native):  # noqa: N802 - it makes the board's filesystem object
+def Flash(host, native):  # noqa: C901 - one closure over the host folder: its methods are its branches
     """The flash over ``host`` (a ``VfsPosix`` of the folder); ``native(compiled)`` gives
     a check for a module file's bytes (``vpico_guard``)."""
     # The host side is reached with paths relative to the folder, made the process's

@@ -181,7 +181,7 @@ stdout = _TextOut(1)
 stderr = _TextOut(2)
 
 
-def print(*args, sep=" ", end="\n", file=None):  # noqa: A001 - it is the board's print
+def print(*args, sep=" ", end="\n", file=None):
     text = (" " if sep is None else sep).join([str(a) for a in args])
     (stdout if file is None else file).write(text + ("\n" if end is None else end))
 
@@ -202,7 +202,7 @@ For a list of available modules, type help('modules')
 """
 
 
-def help(what=None):  # noqa: A001 - it is the board's help
+def help(what=None):
     """``help()`` as a board answers it, through the port (the unix port's own help()
     prints past it)."""
     if what is None:

@@ -51,7 +51,7 @@ class Runner:
         """Run a program as a board does; None, the exception it ended with, or _EXIT."""
         try:
             code = compile(source, name, mode)
-        except Exception as e:  # noqa: BLE001 - SyntaxError, MemoryError: reported as a board does
+        except Exception as e:
             return e
         gc.collect()          # what the REPL itself left is not the program's to live with
         port.tell("run")
@@ -65,7 +65,7 @@ class Runner:
         except KeyboardInterrupt as e:
             port.forget()
             return e
-        except BaseException as e:  # noqa: BLE001 - a board reports every exception
+        except BaseException as e:
             return e
         finally:
             micropython.kbd_intr(3)          # a program may have turned interrupts off
