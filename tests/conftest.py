@@ -64,9 +64,40 @@ def deployed_pico(folder):
 
 @pytest.fixture
 def vpico(tmp_path):
-    """A virtual Pico (the unix port behind a pseudo-terminal) with an empty flash."""
+    """A virtual Pico (the unix port behind a pseudo-terminal) with an empty flash, the
+    test's own."""
     with VirtualPico(tmp_path / "flash") as p:
         yield p
+
+
+@pytest.fixture(scope="module")
+def bare_pico(tmp_path_factory):
+    """A virtual Pico with an empty flash (MicroPython alone) that a module's tests share."""
+    with VirtualPico(tmp_path_factory.mktemp("bare") / "flash") as p:
+        yield p
+
+
+@pytest.fixture(scope="module")
+def pico(tmp_path_factory):
+    """A virtual Pico that a module's tests share, the firmware deployed and running."""
+    with deployed_pico(tmp_path_factory.mktemp("pico")) as p:
+        yield p
+
+
+# The tiers (pyproject.toml names the markers, the README says what each covers). A test
+# that takes one of these fixtures is marked by it; a test that starts the unix port or a
+# virtual Pico some other way says so itself (pytestmark, or a decorator).
+NEEDS = {"micropython": ("unixport",), "vpico": ("vpico", "unixport"), "bare_pico": ("vpico", "unixport"),
+         "pico": ("vpico", "unixport")}
+
+
+def pytest_collection_modifyitems(items):
+    for item in items:
+        marks = {m for name in item.fixturenames for m in NEEDS.get(name, ())}
+        if item.get_closest_marker("vpico"):
+            marks.add("unixport")
+        for mark in sorted(marks):
+            item.add_marker(mark)
 
 
 @pytest.fixture

@@ -86,6 +86,7 @@ def test_every_net_of_the_picture_is_the_maps(path, name):
     assert _required(data, name) <= found.members and found.loose == []
 
 
+@pytest.mark.slow
 def test_every_net_of_random_maps():
     for seed in range(RANDOM_MAPS):
         data = random_map(seed)
@@ -109,6 +110,7 @@ def _cut(svg, match):
     return svg[:match.start(1)] + text + svg[match.end(1):]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", WIRED)
 def test_a_cut_wire_is_caught(name):
     data = json.loads((HARDWARE / "pinmap.json").read_text())
@@ -131,6 +133,7 @@ def _terminal_points(svg):
     return out
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", WIRED)
 def test_a_bridged_pair_is_caught(name):
     """A wire (or, on the board, a solder bridge) between two pins of different nets."""
@@ -326,6 +329,7 @@ def test_the_colour_check_finds_two_wires_meeting():
 # ---------------------------------------------------------------- on the canvas
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(hwdocs.PICTURES))
 @pytest.mark.parametrize("path", MAPS, ids=[p.stem for p in MAPS])
 def test_nothing_is_drawn_outside_the_canvas(path, name, tmp_path):

@@ -88,6 +88,7 @@ def _random_map(seed):
     return data
 
 
+@pytest.mark.slow
 def test_any_map_is_drawn_with_one_wire_per_pin():
     """Pins scattered at random over the board, not only the committed maps' tidy runs."""
     for seed in range(40):
@@ -243,6 +244,7 @@ def _render(svg, png, dpi=None, width=None, height=None, decode=True):
 COMMITTED = sorted(n for n in hwdocs.outputs() if n.endswith(".svg"))
 
 
+@pytest.mark.svg
 @pytest.mark.parametrize("name", COMMITTED)
 def test_every_picture_renders_at_its_size(name, tmp_path):
     path = HARDWARE / name
@@ -261,6 +263,7 @@ def test_every_picture_renders_at_its_size(name, tmp_path):
     assert inked > w * h // 20, "the picture came out (nearly) blank: %d of %d pixels" % (inked, w * h)
 
 
+@pytest.mark.svg
 def test_panel_scale_bar_measures_fifty_millimetres(tmp_path):
     """Rendered at 254 dpi, the 50 mm bar must span 500 pixels (plus its outline)."""
     w, h, rows = _render(HARDWARE / "box-panel.svg", tmp_path / "p.png", dpi=254)
@@ -455,6 +458,7 @@ def test_enclosure_has_a_cut_out_per_jack_and_both_contact_views(path):
         assert "%s  %s: %s" % (contact, name, role) in [t for t, _, _ in texts]
 
 
+@pytest.mark.svg
 def test_enclosure_scale_bar_measures_fifty_millimetres(tmp_path):
     root = ET.parse(HARDWARE / "enclosure.svg").getroot()
     bar = [r for r in root.iter(SVG + "rect") if r.get("class") == "scale-bar"][0]

@@ -142,6 +142,7 @@ def _said_what(code, out, err):
     return None
 
 
+@pytest.mark.slow
 def test_hundreds_of_damaged_logs_give_a_message_and_a_status_never_a_traceback(worked, tmp_path, capsys):
     rng = random.Random(2026)
     tally = Counter()
