@@ -4,6 +4,7 @@ Pico, the Pico layer on stand-ins, and random play."""
 
 import contextlib
 import importlib
+import json
 import os
 import random
 import shutil
@@ -116,6 +117,22 @@ def pico_layer(monkeypatch):
     module = importlib.import_module("courtside.hw.pico")
     yield module, rig
     sys.modules.pop("courtside.hw.pico", None)
+
+
+_DRAWN: dict = {}
+
+
+def draw(name, data):
+    """The hardware picture ``name`` (hwdocs.PICTURES) of the pin map ``data``, drawn once
+    in a process for each map: the picture tests read the same few maps' pictures over and
+    over, and routing the wiring diagram is most of their time."""
+    key = (name, json.dumps(data))
+    if key not in _DRAWN:
+        from courtside_host import hwdocs
+        if len(_DRAWN) >= 64:
+            _DRAWN.pop(next(iter(_DRAWN)))
+        _DRAWN[key] = hwdocs.PICTURES[name](data, "test")
+    return _DRAWN[key]
 
 
 BUTTONS = ("THROW", "DODGE", "CATCH", "PASS")

@@ -11,6 +11,7 @@ import xml.etree.ElementTree as ET
 
 import pytest
 from conftest import ROOT
+from conftest import draw as _draw
 
 sys.path.insert(0, str(ROOT / "host"))
 
@@ -23,10 +24,6 @@ MAPS = [HARDWARE / "pinmap.json", *sorted((HARDWARE / "variants").glob("*.json")
 SVG = "{http://www.w3.org/2000/svg}"
 WIRED = ("wiring.svg", "main-unit-layout.svg")
 RANDOM_MAPS = 110
-
-
-def _draw(name, data):
-    return hwdocs.PICTURES[name](data, "test")
 
 
 def _required(data, name):
@@ -329,6 +326,7 @@ def test_the_colour_check_finds_two_wires_meeting():
 # ---------------------------------------------------------------- on the canvas
 
 
+@pytest.mark.svg
 @pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(hwdocs.PICTURES))
 @pytest.mark.parametrize("path", MAPS, ids=[p.stem for p in MAPS])

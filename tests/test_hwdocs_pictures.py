@@ -15,6 +15,7 @@ from pathlib import Path
 import pngread
 import pytest
 from conftest import ROOT
+from conftest import draw as _draw
 
 sys.path.insert(0, str(ROOT / "host"))
 
@@ -25,10 +26,6 @@ HARDWARE = ROOT / "hardware"
 MAPS = [HARDWARE / "pinmap.json", *sorted((HARDWARE / "variants").glob("*.json"))]
 SVG = "{http://www.w3.org/2000/svg}"
 WIRED = ("wiring.svg", "main-unit-layout.svg")
-
-
-def _draw(name, data):
-    return hwdocs.PICTURES[name](data, "test")
 
 
 def _wires(svg_text):
@@ -72,7 +69,7 @@ def _check_one_wire_per_pin(svg_text, data):
 def test_every_used_pin_has_exactly_one_wire(path, name):
     data = json.loads(path.read_text())
     svg = _draw(name, data)
-    assert svg == _draw(name, data)  # deterministic
+    assert svg == hwdocs.PICTURES[name](data, "test")  # deterministic: drawn again
     _check_one_wire_per_pin(svg, data)
 
 

@@ -231,11 +231,27 @@ def extract(svg_text: str) -> Extraction:
     if mode == "schematic":
         spots |= dots
 
+    # the points by column and by row, so a segment looks only at those in line with it
+    # (the picture's order of them kept: spots in the order the set gives them)
+    listed = list(spots)
+    rank = {p: k for k, p in enumerate(listed)}
+    by_x: dict = {}
+    by_y: dict = {}
+    for p in listed:
+        by_x.setdefault(p[0], []).append(p)
+        by_y.setdefault(p[1], []).append(p)
+
     def touching(kind, pts):
         if kind == "wire" and mode == "board":
             ends = (pts[0], pts[-1])
-            return [p for p in spots if p in ends]
-        return [p for p in spots if any(_on(p, a, b) for a, b in zip(pts, pts[1:]))]
+            return [p for p in listed if p in ends]
+        hit = set()
+        for a, b in zip(pts, pts[1:]):
+            if a[0] == b[0]:
+                hit.update(p for p in by_x.get(a[0], ()) if _on(p, a, b))
+            if a[1] == b[1]:
+                hit.update(p for p in by_y.get(a[1], ()) if _on(p, a, b))
+        return sorted(hit, key=rank.__getitem__)
 
     attached: dict = {}   # point -> the conductors touching it
     for kind, k, pts in conductors:
