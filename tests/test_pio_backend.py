@@ -189,6 +189,7 @@ def _medians(model, starts, old, seed):
     return out
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("model", sorted(ANCHOR_MODELS))
 def test_every_start_up_stamps_within_half_a_microsecond(model):
     # Per start-up, the median |stamp - true edge time| over 48 edges at evenly spread
