@@ -39,12 +39,14 @@ sim: $(STAMP)
 	$(BIN)/courtside sim
 
 # The tests run in parallel (pytest-xdist), JOBS at once: most of their time is spent
-# waiting on the processes they start, so one more than the cores keeps both busy.
+# waiting on the processes they start, so one more than the cores keeps both busy. Each
+# file goes to one worker whole, so a module's fixtures (a wheel installed, a virtual Pico
+# deployed, a browser) are built once; tests/conftest.py puts the slow files first.
 # PYTHONDONTWRITEBYTECODE is cleared for them: without the bytecode cache every worker and
 # every Python the tests start compiles its modules again (pytest's rewritten tests too),
 # which costs the suite more than a minute of the machine's time.
 JOBS ?= 3
-PYTEST = env -u PYTHONDONTWRITEBYTECODE $(BIN)/python -m pytest -n $(JOBS) --dist worksteal
+PYTEST = env -u PYTHONDONTWRITEBYTECODE $(BIN)/python -m pytest -n $(JOBS) --dist loadfile
 
 # Every test: CPython, the MicroPython unix port, virtual Picos, headless Chromium, SVG
 # renders, and the slow ones (a wheel installed into a fresh venv, thousands of random games).

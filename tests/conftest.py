@@ -2,6 +2,7 @@
 MicroPython unix-port interpreter, the headless simulator on either runtime, a virtual
 Pico, the Pico layer on stand-ins, and random play."""
 
+import collections
 import contextlib
 import importlib
 import json
@@ -99,6 +100,10 @@ def pytest_collection_modifyitems(items):
             marks.add("unixport")
         for mark in sorted(marks):
             item.add_marker(mark)
+    # The files with the most slow tests first, each kept whole: make test hands out whole
+    # files (--dist loadfile, so a module's fixtures are built once), the longest first.
+    slow = collections.Counter(item.path for item in items if item.get_closest_marker("slow"))
+    items.sort(key=lambda item: -slow[item.path])
 
 
 @pytest.fixture

@@ -17,6 +17,10 @@ from courtside_host.vpico import VirtualPico
 
 pytestmark = pytest.mark.vpico
 
+# Waits are ceilings, not delays (each returns once its text arrives): the suite runs in
+# parallel, and a loaded machine can take seconds to restart the interpreter.
+WAIT = 30
+
 MPREMOTE = str(Path(sys.executable).parent / "mpremote")
 
 
@@ -64,8 +68,8 @@ def test_ctrl_d_in_raw_repl_restarts_the_interpreter(vpico):
         assert link.eval("'left_over' in globals()") is True
         boots = vpico.boots
         link.serial.write(b"\x04")
-        assert link.read_until(1, b"soft reboot\r\n", timeout=5).endswith(b"MPY: soft reboot\r\n")
-        assert link.read_until(1, b"raw REPL; CTRL-B to exit\r\n", timeout=5).endswith(b"exit\r\n")
+        assert link.read_until(1, b"soft reboot\r\n", timeout=WAIT).endswith(b"MPY: soft reboot\r\n")
+        assert link.read_until(1, b"raw REPL; CTRL-B to exit\r\n", timeout=WAIT).endswith(b"exit\r\n")
         assert link.eval("'left_over' in globals()") is False
         assert vpico.boots == boots + 1
     finally:
@@ -109,7 +113,7 @@ def test_power_up_runs_main_then_offers_the_friendly_repl(tmp_path):
         try:
             ser.write(b"\x02")    # Ctrl-B: show the banner (output before we opened is lost)
             seen = b""
-            end = time.monotonic() + 5
+            end = time.monotonic() + WAIT
             while b">>> " not in seen and time.monotonic() < end:
                 seen += ser.read(100)
             assert b"MicroPython v" in seen and b'Type "help()"' in seen

@@ -25,7 +25,12 @@ def link(bare_pico):
     t.close()
 
 
-def read_until(port, ending, timeout=5):
+# Waits below are ceilings, not delays (each returns once its text arrives): the suite runs
+# in parallel, and a loaded machine can take seconds to restart the interpreter.
+WAIT = 30
+
+
+def read_until(port, ending, timeout=WAIT):
     seen = b""
     end = time.monotonic() + timeout
     while ending not in seen and time.monotonic() < end:
@@ -87,7 +92,7 @@ def test_system_exit_soft_reboots(bare_pico, link, leave):
     link.exec("left_over = 1")
     boots = bare_pico.boots
     link.exec_raw_no_follow(leave)
-    seen = link.read_until(1, b"raw REPL; CTRL-B to exit\r\n", timeout=5)
+    seen = link.read_until(1, b"raw REPL; CTRL-B to exit\r\n", timeout=WAIT)
     assert b"\x04\x04MPY: soft reboot\r\n" in seen
     assert link.eval("'left_over' in globals()") is False
     assert bare_pico.boots == boots + 1
@@ -120,7 +125,7 @@ def test_stdin_readinto_waits_for_every_byte_as_on_a_board(link):
 def test_ctrl_c_while_the_repl_waits_keeps_its_place(bare_pico, link):
     # In one write: a line, Ctrl-C (clear the line), another line, Ctrl-D (run it).
     link.serial.write(b"print('A')\x03print('B')\x04")
-    seen = link.read_until(1, b"\x04>", timeout=5)
+    seen = link.read_until(1, b"\x04>", timeout=WAIT)
     assert seen.endswith(b"OKB\r\n\x04\x04>") and b"A" not in seen
 
 
@@ -131,7 +136,7 @@ def test_ctrl_c_while_a_program_runs_drops_what_it_had_not_read(bare_pico, link)
     out, err = link.follow(5)
     assert b"KeyboardInterrupt" in err
     link.serial.write(b"print(1)\x04")
-    seen = link.read_until(1, b"\x04>", timeout=5)
+    seen = link.read_until(1, b"\x04>", timeout=WAIT)
     assert seen.endswith(b">OK1\r\n\x04\x04>") and b"junk" not in seen
 
 
