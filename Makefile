@@ -51,7 +51,7 @@ PYTEST = env -u PYTHONDONTWRITEBYTECODE $(BIN)/python -m pytest -n $(JOBS) --dis
 # Every test: CPython, the MicroPython unix port, virtual Picos, headless Chromium, SVG
 # renders, and the slow ones (a wheel installed into a fresh venv, thousands of random games).
 test: $(STAMP) system
-	$(PYTEST)
+	$(PYTEST) --durations=15
 
 # What a developer runs between edits, in under a minute: everything but the slow tests and
 # those of the browser, the virtual Pico and the SVG renderer (the unix port itself is in:
