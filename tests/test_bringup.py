@@ -7,6 +7,7 @@ import json
 import subprocess
 from pathlib import Path
 
+import pytest
 from conftest import ROOT
 from courtside import bringup, pinmap, power, tones
 from courtside.clock import wrap
@@ -245,6 +246,7 @@ def test_runs_on_micropython(micropython, firmware_env, tmp_path):
     assert sum(" pressed" in line for line in got["lines"]) == 9
 
 
+@pytest.mark.vpico
 def test_laptop_command_runs_it_on_a_virtual_board(tmp_path):
     """`courtside bringup` end to end: mpremote runs the board's bring-up on the virtual
     Pico (the unix port on a pseudo-terminal) and its report comes back line by line."""
@@ -287,6 +289,7 @@ def test_laptop_command_without_a_board(capsys):
     assert "no serial port /dev/no-such-board" in capsys.readouterr().err
 
 
+@pytest.mark.vpico
 def test_the_laptop_command_fails_when_a_check_fails(tmp_path, capsys):
     """Buttons never pressed are a failed check: `courtside bringup` exits 1 and says which."""
     import argparse

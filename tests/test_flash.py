@@ -34,6 +34,7 @@ def drive(tmp_path):
     return d
 
 
+@pytest.mark.vpico
 def test_flash_copies_and_reports_the_version_of_the_board_that_comes_back(drive, tmp_path, capsys):
     image = tmp_path / "RPI_PICO-v1.29.0.uf2"
     image.write_bytes(uf2_bytes(0xE48BFF56, blocks=40))

@@ -21,6 +21,8 @@ import courtside
 import pytest
 from conftest import ROOT, simulate
 
+pytestmark = pytest.mark.slow
+
 SKIP = shutil.ignore_patterns(".git", ".venv", "build", "*.egg-info", "__pycache__", ".pytest_cache",
                               ".hypothesis", ".mypy_cache", ".ruff_cache", "logs")
 SCRIPT = ROOT / "tests" / "scripts" / "dodgeball_round.jsonl"
@@ -183,6 +185,7 @@ def test_headless_simulator_on_the_unix_port_from_the_installed_extra(with_vpico
     assert out == simulate(sys.executable, SCRIPT).stdout
 
 
+@pytest.mark.vpico
 def test_deploy_a_builders_map_and_firmware_to_the_installed_virtual_pico(with_vpico):
     here = with_vpico.here
     with_vpico.courtside("pins", "init", "--variant", "two_boxes", "--force", "mine.json")

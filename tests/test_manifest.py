@@ -43,6 +43,7 @@ def test_deploy_sends_what_the_manifest_names(tmp_path):
         dep.build(firmware, FIRMWARE.parent / "hardware" / "pinmap.json", source=True)
 
 
+@pytest.mark.vpico
 def test_mip_installs_the_firmware_from_a_path_and_the_board_runs_it(tmp_path):
     """The real mpremote's mip, from firmware/package.json, onto the virtual Pico; after a
     reset the board answers ping with the firmware's version."""

@@ -5,18 +5,11 @@ import json
 import subprocess
 import sys
 
-import pytest
-from conftest import ROOT, deployed_pico, simulate
+from conftest import ROOT, simulate
 from courtside_host.records import eventlog
 from courtside_host.records import replay as rp
 from courtside_host.views import monitor, render
 from rich.console import Console
-
-
-@pytest.fixture(scope="module")
-def pico(tmp_path_factory):
-    with deployed_pico(tmp_path_factory.mktemp("monitor")) as p:
-        yield p
 
 
 def test_monitor_shows_and_logs_a_live_game(pico, tmp_path):

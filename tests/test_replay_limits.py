@@ -142,6 +142,7 @@ def _said_what(code, out, err):
     return None
 
 
+@pytest.mark.slow
 def test_hundreds_of_damaged_logs_give_a_message_and_a_status_never_a_traceback(worked, tmp_path, capsys):
     rng = random.Random(2026)
     tally = Counter()
@@ -266,6 +267,7 @@ def test_a_press_twelve_days_into_a_session_takes_few_passes(monkeypatch):
 
 # memory --------------------------------------------------------------------------------
 
+@pytest.mark.slow
 def test_a_long_single_session_replays_in_bounded_memory(tmp_path):
     """A session of a few thousand contests (one contest's events repeated, numbers and
     times moved on) replays identical to the log, with the peak memory of the command

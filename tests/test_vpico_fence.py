@@ -15,6 +15,8 @@ import pytest
 from courtside_host.vpico.runner import VirtualPico
 from mpremote.transport import TransportExecError
 
+pytestmark = pytest.mark.vpico
+
 MPREMOTE = str(Path(sys.executable).parent / "mpremote")
 SECRET = "the laptop's own file\n"
 

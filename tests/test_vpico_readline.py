@@ -18,6 +18,8 @@ import pytest
 import serial
 from courtside_host.vpico.runner import VirtualPico
 
+pytestmark = pytest.mark.vpico
+
 SESSIONS = [
     ["for i in range(3):\r", "print(i * 11)\r", "\r", "\r", "\r"],
     ["x = (1,\r", "2)\r", "x\r"],

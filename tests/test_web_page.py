@@ -24,6 +24,8 @@ from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
+pytestmark = pytest.mark.browser
+
 
 @pytest.fixture(scope="module")
 def web():
@@ -226,6 +228,7 @@ def relayed(tmp_path_factory):
         server.stop()
 
 
+@pytest.mark.vpico
 def test_watching_a_board_through_the_relay(relayed, driver, tmp_path):
     open_page(driver, relayed.url + "?watch=relay")
     assert "watching" in driver.find_element(By.TAG_NAME, "body").get_attribute("class")

@@ -32,7 +32,7 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, deployed_pico
+from conftest import ROOT
 from courtside_host import paths
 from courtside_host.vpico.runner import VirtualPico
 from courtside_host.web import runtime as webruntime
@@ -760,12 +760,6 @@ def test_a_client_that_does_not_read_is_dropped_and_the_others_go_on(runtime, bo
 
 # the relay and the real firmware -------------------------------------------------------------
 
-@pytest.fixture(scope="module")
-def pico(tmp_path_factory):
-    with deployed_pico(tmp_path_factory.mktemp("web")) as p:
-        yield p
-
-
 def test_a_game_through_the_relay_on_the_virtual_pico(runtime, pico):
     notes = []
     with webserver.serving(runtime=runtime, port=0, board=pico.port, log=notes.append) as s:
@@ -850,6 +844,7 @@ def test_the_board_is_restarted_only_when_asked(runtime, pico):
     assert fresh[-1]["contest_ms"] == 1500                    # the firmware started afresh
 
 
+@pytest.mark.vpico
 def test_the_board_going_away_is_told_and_its_return_too(runtime, board, tmp_path):
     notes = []
     pico = VirtualPico(tmp_path / "flash").start()

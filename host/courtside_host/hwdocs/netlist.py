@@ -203,6 +203,35 @@ def _check_dots(out: Extraction, conductors, terminals, attached, dots):
             out.needless.append(p)
 
 
+class _InLine:
+    """The points by column and by row, so a segment looks only at those in line with it
+    (the picture's order of them kept: spots in the order the set gives them)."""
+
+    def __init__(self, spots, mode):
+        self.mode = mode
+        self.listed = list(spots)
+        self.rank = {p: k for k, p in enumerate(self.listed)}
+        self.by_x: dict = {}
+        self.by_y: dict = {}
+        for p in self.listed:
+            self.by_x.setdefault(p[0], []).append(p)
+            self.by_y.setdefault(p[1], []).append(p)
+
+    def touching(self, kind, pts):
+        """The points a conductor touches: anywhere along it, or for an insulated wire on
+        a board only its ends."""
+        if kind == "wire" and self.mode == "board":
+            ends = (pts[0], pts[-1])
+            return [p for p in self.listed if p in ends]
+        hit = set()
+        for a, b in zip(pts, pts[1:]):
+            if a[0] == b[0]:
+                hit.update(p for p in self.by_x.get(a[0], ()) if _on(p, a, b))
+            if a[1] == b[1]:
+                hit.update(p for p in self.by_y.get(a[1], ()) if _on(p, a, b))
+        return sorted(hit, key=self.rank.__getitem__)
+
+
 def extract(svg_text: str) -> Extraction:
     """The nets a picture draws, read from its wires, bare wire, symbols and part pins."""
     root = ET.fromstring(svg_text)
@@ -231,15 +260,10 @@ def extract(svg_text: str) -> Extraction:
     if mode == "schematic":
         spots |= dots
 
-    def touching(kind, pts):
-        if kind == "wire" and mode == "board":
-            ends = (pts[0], pts[-1])
-            return [p for p in spots if p in ends]
-        return [p for p in spots if any(_on(p, a, b) for a, b in zip(pts, pts[1:]))]
-
+    in_line = _InLine(spots, mode)
     attached: dict = {}   # point -> the conductors touching it
     for kind, k, pts in conductors:
-        for p in touching(kind, pts):
+        for p in in_line.touching(kind, pts):
             u.join((kind, k), ("at", p))
             attached.setdefault(p, set()).add((kind, k))
     # bare wires that cross touch

