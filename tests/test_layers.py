@@ -1,6 +1,8 @@
 """The laptop package's layers, read from its source: no import cycles among the modules of
 ``courtside_host`` (imports inside functions count too), and no library module importing a
-command (``courtside_host.commands``: only ``cli`` and the commands themselves may).
+command (``courtside_host.commands``: only ``cli`` and the commands themselves may); and
+the subpackages as layers (no two import each other; ``link`` stands on nothing but
+``paths``, the views on ``link`` at most).
 
 The graph is built from the AST, so a module is never run to be checked; ``vpico/pico/``
 holds the virtual Pico's board-side scripts, run by the MicroPython unix port, not modules
@@ -113,6 +115,22 @@ def test_the_graph_is_read_from_the_package():
 
 def test_no_import_cycles():
     assert cycles(graph()) == []
+
+
+def package_of(name):
+    """The subpackage a module is in (``link``, ``views``, ...), or the module itself at the top."""
+    return name.split(".")[1] if name != NAME else NAME
+
+
+def test_the_packages_are_layers():
+    """Not only modules: no two packages import each other, even through different modules."""
+    edges = {}
+    for name, targets in graph().items():
+        edges.setdefault(package_of(name), set()).update(
+            package_of(t) for t in targets if package_of(t) != package_of(name))
+    assert cycles(edges) == []
+    assert "commands" not in set().union(*(v for k, v in edges.items() if k != "cli"))
+    assert edges["link"] <= {"paths"} and edges["views"] <= {"link", "paths"}
 
 
 def test_no_library_module_imports_a_command():

@@ -37,7 +37,6 @@ from courtside_host import paths
 from courtside_host.vpico.runner import VirtualPico
 from courtside_host.web import runtime as webruntime
 from courtside_host.web import server as webserver
-from courtside_host.web import wsock
 
 GUID = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11"
 WAIT = 60.0
@@ -346,6 +345,18 @@ def test_bad_requests_get_their_status(server):
         assert exchange(server.port, ("GET / HTTP/1.1\r\nHost: %s\r\n\r\n" % host).encode())[0] == 200, host
 
 
+def test_a_request_that_comes_too_slowly_is_answered_408(server, monkeypatch):
+    monkeypatch.setattr(webserver, "HEAD_TIMEOUT", 0.5)
+    with socket.create_connection(("127.0.0.1", server.port), timeout=WAIT) as sock:
+        sock.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n")      # and never the empty line
+        started = time.monotonic()
+        answer = b""
+        while chunk := sock.recv(65536):
+            answer += chunk
+    assert answer.startswith(b"HTTP/1.1 408 ") and b"no-cache" in answer
+    assert 0.4 < time.monotonic() - started < WAIT
+
+
 def test_only_loopback_addresses_are_served(runtime):
     with pytest.raises(ValueError, match="loopback"):
         webserver.serve_in_thread(runtime=runtime, host="0.0.0.0", port=0)
@@ -421,7 +432,7 @@ class Closed(Exception):
 
 
 class Client:
-    """A WebSocket client on a raw socket: frames built and read here, not by wsock."""
+    """A WebSocket client on a raw socket: frames built and read here, not by the server's library."""
 
     made: list = []       # every client, closed after each test (see ``clients_closed``)
 
@@ -576,7 +587,6 @@ def opened(client):
 
 
 def test_the_handshake_and_what_is_refused_before_it(relay, board):
-    assert wsock.accept_key("dGhlIHNhbXBsZSBub25jZQ==") == "s3pPLMBiTxaQ9kYGzzhZRbK+xOo="   # RFC 6455's
     base = ("GET /relay HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n"
             "Connection: keep-alive, Upgrade\r\nSec-WebSocket-Key: %s\r\n"
             % base64.b64encode(b"0123456789abcdef").decode())
@@ -602,6 +612,16 @@ def upgrade_status(port, origin, host=None):
                "Sec-WebSocket-Key: %s\r\nSec-WebSocket-Version: 13\r\nOrigin: %s\r\n\r\n"
                % (host or "127.0.0.1:%d" % port, base64.b64encode(os.urandom(16)).decode(), origin))
     return exchange(port, request.encode())[0]
+
+
+def test_a_message_sent_with_the_handshake_is_not_lost(relay, board):
+    key = base64.b64encode(os.urandom(16)).decode()
+    request = ("GET /relay HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+               "Sec-WebSocket-Key: %s\r\nSec-WebSocket-Version: 13\r\n\r\n" % (relay.port, key))
+    with socket.create_connection(("127.0.0.1", relay.port), timeout=WAIT) as sock:
+        sock.sendall(request.encode() + Client.frame(0x1, b"mode die"))      # one write, one segment
+        until(lambda: board.commands() == [b"mode die"], "the command that came with the handshake")
+        assert sock.recv(12).startswith(b"HTTP/1.1 101")
 
 
 def test_the_relay_takes_only_the_pages_own_origin(relay):
@@ -739,7 +759,7 @@ def test_a_page_sending_thousands_of_commands_is_held_to_the_rate_and_told(relay
 
 
 def test_a_client_that_does_not_read_is_dropped_and_the_others_go_on(runtime, board, monkeypatch):
-    monkeypatch.setattr(wsock, "CLOSE_WAIT", 120.0)           # let it read the backlog to its close frame
+    monkeypatch.setattr(webserver, "CLOSE_WAIT", 120.0)           # let it read the backlog to its close frame
     notes = []
     with webserver.serving(runtime=runtime, port=0, board=board.url, log=notes.append, queue_limit=32) as s:
         slow = Client(s.port, rcvbuf=4096)
@@ -923,8 +943,8 @@ def test_the_command_refuses_what_it_cannot_serve(runtime, tmp_path):
 
 def test_the_cli_loads_no_server_code_until_web_is_asked_for():
     code = ("import sys, courtside_host.cli as c; c.main(['--version']); "
-            "print(sorted(m for m in sys.modules if m.startswith(('asyncio', 'courtside_host.web', "
-            "'courtside_host.web.wsock'))))")
+            "print(sorted(m for m in sys.modules if m.startswith(('asyncio', 'courtside_host.web', 'h11', "
+            "'websockets'))))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True)
     assert out.stdout.splitlines()[-1] == "[]"
     helped = cli("--help")

@@ -1,7 +1,9 @@
 """The local web server behind ``courtside web``: the page, its runtime, the firmware, a relay.
 
 One asyncio server (``asyncio.start_server``) on a loopback address answers HTTP/1.1 GET
-and HEAD, one request per connection, every answer with ``Cache-Control: no-cache``::
+and HEAD, one request per connection, every answer with ``Cache-Control: no-cache``. Each
+request head is read by h11 and the relay's WebSocket is spoken by the websockets library
+(``ServerProtocol``), both without their own I/O (docs/web.md says why these)::
 
     /                    page/index.html (the page folder: courtside_host/web/page/)
     /NAME                any other file directly in the page folder
@@ -13,8 +15,8 @@ and HEAD, one request per connection, every answer with ``Cache-Control: no-cach
     /relay               with a board (--port): a WebSocket to it
 
 The bundle holds every ``.py`` of the firmware tree's ``courtside/`` and ``courtside_sim/``
-packages as ``lib/...``, the host's ``__init__.py``, ``render.py`` and ``webview.py`` as
-``lib/courtside_host/...``, and the pin map as ``hardware/pinmap.json`` (checked with the
+packages as ``lib/...``, the host's ``__init__.py`` and ``views/`` (``render.py``,
+``webview.py``) as ``lib/courtside_host/...``, and the pin map as ``hardware/pinmap.json`` (checked with the
 board's own rules, as deploy checks it); its ``version`` and ``stream`` are the tree's own
 (``courtside.VERSION`` and ``STREAM`` for the installed one). It is built once, when the
 server starts.
@@ -51,6 +53,7 @@ client hears while the board is there.
 """
 
 import asyncio
+import codecs
 import contextlib
 import json
 import queue
@@ -63,8 +66,13 @@ import urllib.parse
 from http import HTTPStatus
 from pathlib import Path
 
+import h11
+from websockets.frames import CloseCode, Opcode
+from websockets.http11 import Request
+from websockets.protocol import State
+from websockets.server import ServerProtocol
+
 from courtside_host import paths
-from courtside_host.web import wsock
 
 _clock = time.monotonic          # when a command line comes (a test may set the time)
 HERE = Path(__file__).resolve().parent
@@ -83,6 +91,8 @@ REOPEN = 1.0                    # seconds between tries to open the board's port
 POLL = 0.02                     # seconds the serial thread waits for bytes before writing
 WRITE_TIMEOUT = 2.0
 LINGER = 2.0                    # seconds to wait for a client to close after its answer
+CLOSE_WAIT = 5.0                # seconds a client has to answer the relay's close frame
+MESSAGE_MAX = 64 * 1024         # bytes in one message from a page, all its fragments together
 
 TYPES = {
     ".html": "text/html; charset=utf-8",
@@ -97,7 +107,6 @@ TYPES = {
     ".ico": "image/x-icon",
 }
 PAGE_NAME = re.compile(r"[A-Za-z0-9_-][A-Za-z0-9._-]*\Z")
-TOKEN = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+\Z")
 LOOPBACK_NAMES = ("localhost", "127.0.0.1", "::1")
 
 
@@ -453,7 +462,7 @@ class WebServer:
         if self._server is not None:
             self._server.close()
         for client in list(self.clients):
-            client.ws.abort(wsock.GOING_AWAY, "the server is stopping")
+            client.ws.abort(CloseCode.GOING_AWAY, "the server is stopping")
             if client.feeder is not None:
                 client.feeder.cancel()
         for writer in list(self._tasks.values()):
@@ -503,7 +512,8 @@ class WebServer:
                 client.queue.put_nowait(text)
             except asyncio.QueueFull:
                 self.log("%s does not read what it is sent: dropped" % client.name)
-                self._drop(client, wsock.POLICY, "too slow: %d messages waiting" % self.queue_limit)
+                self._drop(client, CloseCode.POLICY_VIOLATION,
+                           "too slow: %d messages waiting" % self.queue_limit)
 
     def _drop(self, client, code, why):
         self.clients.discard(client)
@@ -531,13 +541,22 @@ class WebServer:
 
     async def _request(self, reader, writer):
         try:
-            method, target, version, headers = await asyncio.wait_for(_read_head(reader), HEAD_TIMEOUT)
+            request, head, rest = await asyncio.wait_for(_read_head(reader), HEAD_TIMEOUT)
         except asyncio.TimeoutError:
             return await self._answer(writer, HTTPStatus.REQUEST_TIMEOUT, "GET")
         except _BadRequest as e:
             return await self._answer(writer, e.status, "GET", (str(e) or e.status.phrase) + "\n")
         except EOFError:
             return None
+        method = request.method.decode("ascii")
+        target = request.target.decode("ascii")
+        version = "HTTP/" + request.http_version.decode("ascii")
+        headers = {}
+        for raw_name, raw_value in request.headers:     # h11 gives the names in lower case
+            name, value = raw_name.decode("ascii"), raw_value.decode("latin-1")
+            headers[name] = headers[name] + ", " + value if name in headers else value
+        if version not in ("HTTP/1.0", "HTTP/1.1"):
+            return await self._answer(writer, HTTPStatus.HTTP_VERSION_NOT_SUPPORTED, method)
         if method not in ("GET", "HEAD"):
             return await self._answer(writer, HTTPStatus.METHOD_NOT_ALLOWED, "GET",
                                       "only GET and HEAD\n", [("Allow", "GET, HEAD")])
@@ -549,7 +568,7 @@ class WebServer:
                                       "this server answers only as a loopback address (127.0.0.1)\n")
         path = _path(target)
         if path == "/relay" and self.board is not None:
-            return await self._upgrade(reader, writer, method, version, headers)
+            return await self._upgrade(reader, writer, method, headers, head, rest)
         found = self._resolve(path) if path is not None else None
         if found is None:
             return await self._answer(writer, HTTPStatus.NOT_FOUND, method, "not found\n")
@@ -600,22 +619,33 @@ class WebServer:
 
     # WebSocket ------------------------------------------------------------------------------
 
-    async def _upgrade(self, reader, writer, method, version, headers):
+    async def _upgrade(self, reader, writer, method, headers, head, rest):
         origin = headers.get("origin")
         if origin is not None and not _origin_allowed(origin, headers.get("host"), self.port):
             self.log("a WebSocket from %s was refused (only the page this server serves may use the "
                      "relay)" % origin)
             return await self._answer(writer, HTTPStatus.FORBIDDEN, method,
                                       "the relay is for the page this server serves\n")
-        try:
-            answer = wsock.handshake(method, version, headers)
-        except wsock.HandshakeError as e:
-            return await self._answer(writer, e.status, method, str(e) + "\n", e.headers)
-        lines = ["HTTP/1.1 101 Switching Protocols", *("%s: %s" % h for h in answer),
-                 "Cache-Control: no-cache"]
-        writer.write(("\r\n".join(lines) + "\r\n\r\n").encode("latin-1"))
+        if "upgrade" in headers and headers.get("sec-websocket-version") != "13":
+            return await self._answer(writer, HTTPStatus.UPGRADE_REQUIRED, method,
+                                      "only WebSocket version 13\n", [("Sec-WebSocket-Version", "13")])
+        protocol = ServerProtocol(max_size=MESSAGE_MAX)
+        protocol.receive_data(head)                 # the library reads the handshake itself
+        request = [event for event in protocol.events_received() if isinstance(event, Request)]
+        if not request:
+            return await self._answer(writer, HTTPStatus.BAD_REQUEST, method, "not a WebSocket handshake\n")
+        answer = protocol.accept(request[0])
+        if answer.status_code != 101:
+            extra = [(name, value) for name, value in answer.headers.raw_items()
+                     if name.lower() in ("upgrade", "allow")]
+            return await self._answer(writer, answer.status_code, method, answer.body, extra)
+        answer.headers["Cache-Control"] = "no-cache"
+        protocol.send_response(answer)
+        ws = _Socket(protocol, reader, writer)
+        ws.flush()
         await writer.drain()
-        ws = wsock.WebSocket(reader, writer)
+        if rest:
+            ws.take(rest)
         await self._serve_client(ws)
         return None
 
@@ -694,52 +724,119 @@ async def _discard(reader, limit=1 << 20):
 
 
 async def _read_head(reader):
-    """(method, target, version, headers) of one request; raises _BadRequest or EOFError."""
+    """The request's head as h11 reads it (an ``h11.Request``), its bytes, and the bytes
+    that came after it; raises _BadRequest or EOFError."""
+    parser = h11.Connection(h11.SERVER, max_incomplete_event_size=HEAD_LIMIT)
+    received = bytearray()              # the head and what follows, past HEAD_LIMIT not kept
     size = 0
-    request_line = None
-    headers = {}
     while True:
+        data = await reader.read(65536)
+        if size == 0 and data[:2] == b"\r\n":
+            data = data[2:]             # a stray line end before the request: allowed
+        size += len(data)
+        received += data[:max(0, HEAD_LIMIT + 1 - len(received))]
+        parser.receive_data(data)
         try:
-            raw = await reader.readline()
-        except (ValueError, asyncio.LimitOverrunError):
-            raise _BadRequest(HTTPStatus.REQUEST_HEADER_FIELDS_TOO_LARGE) from None
-        size += len(raw)
-        if size > HEAD_LIMIT:
-            raise _BadRequest(HTTPStatus.REQUEST_HEADER_FIELDS_TOO_LARGE)
-        if not raw.endswith(b"\n"):
-            if request_line is None and not raw:
+            event = parser.next_event()
+        except h11.RemoteProtocolError as e:
+            status = HTTPStatus(e.error_status_hint)
+            why = status.phrase if status != HTTPStatus.BAD_REQUEST else "not an HTTP request (%s)" % e
+            raise _BadRequest(status, why.split(":", 1)[0]) from None
+        if isinstance(event, h11.Request):
+            rest = bytes(parser.trailing_data[0])
+            if size - len(rest) > HEAD_LIMIT:
+                raise _BadRequest(HTTPStatus.REQUEST_HEADER_FIELDS_TOO_LARGE)
+            return event, bytes(received[:size - len(rest)]), rest
+        if not data:
+            if size == 0:
                 raise EOFError
             raise _BadRequest(HTTPStatus.BAD_REQUEST, "the request ended early")
-        line = raw.rstrip(b"\r\n").decode("latin-1")
-        if request_line is None:
-            if not line and size <= 4:
-                continue                # a stray line end before the request: allowed
-            request_line = _request_line(line)
-            continue
-        if not line:
-            break
-        name, colon, value = line.partition(":")
-        if not colon or not TOKEN.match(name):
-            raise _BadRequest(HTTPStatus.BAD_REQUEST, "a malformed header line")
-        name = name.lower()
-        value = value.strip(" \t")
-        headers[name] = headers[name] + ", " + value if name in headers else value
-    method, target, version = request_line
-    return method, target, version, headers
 
 
-def _request_line(line):
-    parts = line.split(" ")
-    if len(parts) != 3 or not TOKEN.match(parts[0]) or not parts[1] or any(c <= " " for c in parts[1]):
-        raise _BadRequest(HTTPStatus.BAD_REQUEST, "not an HTTP request line")
-    method, target, version = parts
-    if not re.match(r"HTTP/\d\.\d\Z", version):
-        raise _BadRequest(HTTPStatus.BAD_REQUEST, "not an HTTP request line")
-    if version not in ("HTTP/1.0", "HTTP/1.1"):
-        raise _BadRequest(HTTPStatus.HTTP_VERSION_NOT_SUPPORTED)
-    if not (target.startswith("/") or target == "*" or "://" in target):
-        raise _BadRequest(HTTPStatus.BAD_REQUEST, "a request target must be a path")
-    return method, target, version
+class _Socket:
+    """One page's WebSocket: the protocol (framing, masks, fragments, ping, the close
+    handshake and the close codes of RFC 6455) is the ``websockets`` library's, used without
+    its own I/O (``ServerProtocol``); this reads and writes it on the connection's streams and
+    puts text messages together. A binary message is refused (1003), a text that is not
+    UTF-8 too (1007); the library answers the other broken rules (1002, 1009)."""
+
+    def __init__(self, protocol, reader, writer):
+        self.protocol = protocol
+        self.reader = reader
+        self.writer = writer
+        self._events = []
+        self._parts = None            # the fragments of a text message, decoded so far
+        self._decoder = None
+
+    def flush(self):
+        for data in self.protocol.data_to_send():
+            if data:
+                self.writer.write(data)
+            elif self.writer.can_write_eof():
+                self.writer.write_eof()         # the closing connection's lingering close follows
+
+    def take(self, data):
+        if data:
+            self.protocol.receive_data(data)
+        else:
+            self.protocol.receive_eof()
+        self._events.extend(self.protocol.events_received())
+        self.flush()
+
+    async def recv(self):
+        """The next text message, or None once the connection is closing."""
+        while True:
+            while self._events:
+                text = self._message(self._events.pop(0))
+                if text is not None:
+                    return text
+            if self.protocol.state is not State.OPEN:
+                return None
+            try:
+                data = await self.reader.read(65536)
+            except (ConnectionError, OSError):
+                data = b""
+            self.take(data)
+            with contextlib.suppress(ConnectionError, OSError):
+                await self.writer.drain()
+
+    def _message(self, frame):
+        if self.protocol.state is not State.OPEN:
+            return None                         # failed, or closing: nothing more is passed on
+        if frame.opcode is Opcode.BINARY:
+            return self._fail(CloseCode.UNSUPPORTED_DATA, "the relay takes text only")
+        if frame.opcode is Opcode.TEXT:
+            self._parts, self._decoder = [], codecs.getincrementaldecoder("utf-8")()
+        elif frame.opcode is not Opcode.CONT or self._parts is None:
+            return None                         # ping, pong, close: the protocol answered them
+        try:
+            self._parts.append(self._decoder.decode(frame.data, frame.fin))
+        except UnicodeDecodeError:
+            return self._fail(CloseCode.INVALID_DATA, "a text that is not UTF-8")
+        if not frame.fin:
+            return None
+        text, self._parts = "".join(self._parts), None
+        return text
+
+    def _fail(self, code, why):
+        self.protocol.fail(code, why)
+        self._events.clear()
+        self.flush()
+
+    async def send(self, text):
+        if self.protocol.state is not State.OPEN:
+            raise ConnectionError("the WebSocket is closing")
+        self.protocol.send_text(text.encode("utf-8"))
+        self.flush()
+        await self.writer.drain()
+
+    def abort(self, code, reason=""):
+        """Close from this side: a close frame after what is queued; the connection is cut
+        if the client has not answered it within CLOSE_WAIT seconds."""
+        if self.protocol.state is State.OPEN:
+            self.protocol.send_close(code, reason)
+            self.flush()
+        asyncio.get_running_loop().call_later(CLOSE_WAIT, self.writer.transport.abort)
 
 
 # running it from other code ---------------------------------------------------------------
