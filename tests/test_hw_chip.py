@@ -3,6 +3,7 @@ allocation figures on the MicroPython unix port, USB lines on a real pipe, and a
 that no hot path makes an int a 32-bit Pico would have to put on the heap."""
 
 import json
+import os
 import subprocess
 
 import pytest
@@ -216,7 +217,8 @@ def test_starting_with_pio_capture_leaves_the_free_heap_in_one_piece(micropython
             (tmp_path / "fw" / path).write_bytes(data)
     run = subprocess.run([micropython, "-X", "heapsize=192k", str(MP / "pico_start_heap.py"),
                           str(tmp_path / "fw"), str(ROOT / "hardware" / "pinmap.json")],
-                         input=b"", capture_output=True, timeout=60, check=False)
+                         input=b"", capture_output=True, timeout=60, check=False,
+                         env=dict(os.environ, MICROPYPATH=".frozen"))     # whatever the suite set
     assert run.returncode == 0, run.stderr.decode()
     text = run.stdout.decode()
     figures = json.loads(text.splitlines()[0])
@@ -224,9 +226,12 @@ def test_starting_with_pio_capture_leaves_the_free_heap_in_one_piece(micropython
     assert figures["capture"] == "pio"
     # 64-bit port figures (a Pico's are about half): the start takes the 8 KB DMA block
     # plus frame buffers, queues and the ring; the largest free block is nearly all of the
-    # free heap (what is not in it are holes between the loaded modules).
+    # free heap. What is not in it are holes between the loaded modules and the stand-ins'
+    # objects: 10.8-11.2 KB run alone, up to 13.5 KB in a loaded parallel suite (the
+    # anchor's tries, each a new stand-in state machine, vary with timing; rp2's are
+    # static). The old ``array("H", bytes(n))`` allocation left a further 8 KB hole.
     assert figures["start bytes"] <= 32 * 1024
-    assert largest >= figures["free"] - 12 * 1024
+    assert largest >= figures["free"] - 16 * 1024
 
 
 # display.scale and power.limit: faster, same results --------------------------------------------
