@@ -247,7 +247,8 @@ class Terminal:
 
     def _title(self):
         f = self.follow
-        stage = render.stage(f) if render.stage(f) != "die" else ""
+        stage = render.stage(f)
+        stage = "" if stage == "die" else stage
         text = "Courtside simulator · %s%s" % (render.mode_name(f.mode), " · " + stage if stage else "")
         return "\x1b[1m" + _fit(text) + "\x1b[0m"
 
