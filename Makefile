@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: setup sim test lint typecheck bench clean
+.PHONY: setup system sim test test-fast lint typecheck bench clean
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -13,13 +13,51 @@ $(STAMP): pyproject.toml
 	$(BIN)/courtside web --fetch-runtime
 	touch $(STAMP)
 
-setup: $(STAMP)
+setup: $(STAMP) system
+
+# What the browser and SVG tests need from the system, by Debian's names: headless Chromium
+# and its driver (tests/browser.py runs /usr/bin/chromium and /usr/bin/chromedriver), librsvg's
+# rsvg-convert and the font the hardware pictures are drawn in. Installed with apt-get where
+# make runs as root (CI does); anywhere else it says what to install and goes on.
+SYSTEM_PACKAGES := chromium chromium-driver librsvg2-bin fonts-dejavu-core
+
+system:
+	@missing=$$(for p in $(SYSTEM_PACKAGES); do \
+	    dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q ' installed$$' || echo $$p; done); \
+	[ -z "$$missing" ] && exit 0; \
+	if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	    echo "apt-get install" $$missing; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
+	else \
+	    echo "make test also needs" $$missing "(the browser and SVG tests):"; \
+	    echo "    sudo apt-get install" $$missing; \
+	    echo "(on another system: Chromium with its chromedriver at /usr/bin/chromium and"; \
+	    echo "/usr/bin/chromedriver, librsvg's rsvg-convert, and the DejaVu fonts)"; \
+	fi
 
 sim: $(STAMP)
 	$(BIN)/courtside sim
 
-test: $(STAMP)
-	$(BIN)/python -m pytest
+# The tests run in parallel (pytest-xdist), JOBS at once: most of their time is spent
+# waiting on the processes they start, so one more than the cores keeps both busy. Each
+# file goes to one worker whole, so a module's fixtures (a wheel installed, a virtual Pico
+# deployed, a browser) are built once; tests/conftest.py puts the slow files first.
+# PYTHONDONTWRITEBYTECODE is cleared for them: without the bytecode cache every worker and
+# every Python the tests start compiles its modules again (pytest's rewritten tests too),
+# which costs the suite more than a minute of the machine's time.
+JOBS ?= 3
+PYTEST = env -u PYTHONDONTWRITEBYTECODE $(BIN)/python -m pytest -n $(JOBS) --dist loadfile
+
+# Every test: CPython, the MicroPython unix port, virtual Picos, headless Chromium, SVG
+# renders, and the slow ones (a wheel installed into a fresh venv, thousands of random games).
+test: $(STAMP) system
+	$(PYTEST) --durations=15
+
+# What a developer runs between edits, in under a minute: everything but the slow tests and
+# those of the browser, the virtual Pico and the SVG renderer (the unix port itself is in:
+# the core must give the same stream on both runtimes).
+test-fast: $(STAMP)
+	$(PYTEST) -m "not slow and not browser and not vpico and not svg"
 
 lint: $(STAMP)
 	$(BIN)/ruff check firmware host tests bench

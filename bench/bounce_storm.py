@@ -19,12 +19,12 @@ import sys
 
 sys.path.insert(0, (__file__.rsplit("/", 1)[0] if "/" in __file__ else ".") + "/../firmware")
 
-from courtside.arbiter import Arbiter  # noqa: E402
-from courtside.capture import IrqCapture  # noqa: E402
-from courtside.clock import add  # noqa: E402
-from courtside.debounce import PRESS, Debouncer  # noqa: E402
-from courtside.fair import Fair, seeded  # noqa: E402
-from courtside.ring import Ring  # noqa: E402
+from courtside.arbiter import Arbiter
+from courtside.capture import IrqCapture
+from courtside.clock import add
+from courtside.debounce import PRESS, Debouncer
+from courtside.fair import Fair, seeded
+from courtside.ring import Ring
 
 TIE_US = 1000
 BUTTONS = 16

@@ -27,15 +27,15 @@ import uctypes
 
 sys.path.insert(0, (__file__.rsplit("/", 1)[0] if "/" in __file__ else ".") + "/../firmware")
 
-from courtside import display, power  # noqa: E402
-from courtside.capture import IrqCapture  # noqa: E402
-from courtside.clock import MASK  # noqa: E402
-from courtside.hw import chain  # noqa: E402
-from courtside.hw.lines import Sender  # noqa: E402
-from courtside.hw.native import NativeCapture  # noqa: E402
-from courtside.hw.native import pack as native_pack  # noqa: E402
-from courtside.piostamp import Drain, Stamper  # noqa: E402
-from courtside.ring import Ring  # noqa: E402
+from courtside import display, power
+from courtside.capture import IrqCapture
+from courtside.clock import MASK
+from courtside.hw import chain
+from courtside.hw.lines import Sender
+from courtside.hw.native import NativeCapture
+from courtside.hw.native import pack as native_pack
+from courtside.piostamp import Drain, Stamper
+from courtside.ring import Ring
 
 ROUNDS = int(sys.argv[1]) if len(sys.argv) > 1 else 15
 CALLS = 2000          # handler calls per batch

@@ -33,8 +33,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "host"))
 sys.path.insert(0, str(ROOT / "firmware"))
 
-from courtside_host import deploy as dep  # noqa: E402
-from courtside_host.vpico import VirtualPico  # noqa: E402
+from courtside_host.link import deploy as dep  # noqa: E402
+from courtside_host.vpico.runner import VirtualPico  # noqa: E402
 
 MPREMOTE = str(Path(sys.executable).parent / "mpremote")
 MPREMOTE_RM = [MPREMOTE, "connect"]
@@ -61,7 +61,7 @@ def mpremote_here(args):
 
 def measure_phases(port, firmware, phases):
     """One no-change deploy in this process, phase by phase (no process start-up)."""
-    from courtside_host.board import connect
+    from courtside_host.link.port import connect
     t0 = time.perf_counter()
     with connect(port, soft_reset=False) as link:     # as deploy connects
         t1 = time.perf_counter()

@@ -22,7 +22,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT / "firmware"))
 
 from courtside_host import mpyframes  # noqa: E402
-from courtside_host.vpico import micropython_binary  # noqa: E402
+from courtside_host.vpico.runner import micropython_binary  # noqa: E402
 from test_frames import CEILINGS  # noqa: E402
 
 PICO_BLOCK_WORDS = 4     # 16-byte blocks of 4-byte words

@@ -17,12 +17,12 @@ import sys
 
 sys.path.insert(0, (__file__.rsplit("/", 1)[0] if "/" in __file__ else ".") + "/../firmware")
 
-import asyncio  # noqa: E402
+import asyncio
 
-from courtside import driver, pinmap  # noqa: E402
-from courtside.core import Core  # noqa: E402
-from courtside.fair import Fair, seeded  # noqa: E402
-from courtside_sim.board import SimBoard  # noqa: E402
+from courtside import driver, pinmap
+from courtside.core import Core
+from courtside.fair import Fair, seeded
+from courtside_sim.board import SimBoard
 
 ROOT = (__file__.rsplit("/", 1)[0] if "/" in __file__ else ".") + "/.."
 

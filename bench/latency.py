@@ -17,13 +17,13 @@ import sys
 
 sys.path.insert(0, (__file__.rsplit("/", 1)[0] if "/" in __file__ else ".") + "/../firmware")
 
-import asyncio  # noqa: E402
+import asyncio
 
-from courtside import driver, pinmap  # noqa: E402
-from courtside.clock import diff  # noqa: E402
-from courtside.core import Core  # noqa: E402
-from courtside.fair import Fair, seeded  # noqa: E402
-from courtside_sim.live import LiveBoard  # noqa: E402
+from courtside import driver, pinmap
+from courtside.clock import diff
+from courtside.core import Core
+from courtside.fair import Fair, seeded
+from courtside_sim.live import LiveBoard
 
 ROOT = (__file__.rsplit("/", 1)[0] if "/" in __file__ else ".") + "/.."
 CONTEST_MS = 20

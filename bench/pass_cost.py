@@ -32,7 +32,7 @@ from courtside.core import Core
 from courtside.fair import Fair, seeded
 from courtside.ring import Ring
 
-class Board:
+class ProbeBoard:
     bytes_out = True
 
     def __init__(self, pins):
@@ -72,7 +72,7 @@ def passes_until(board, core, lines, t):
 
 work, k, root = sys.argv[1], int(sys.argv[2]), sys.argv[3]
 pins = pin_map.load(root + "/hardware/pinmap.json")
-board = Board(pins)
+board = ProbeBoard(pins)
 core = Core(pins, None, Fair(seeded(1)), now=0, levels=board.level)
 lines = []
 driver.one_pass(core, board, lines)

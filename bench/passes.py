@@ -19,14 +19,14 @@ import sys
 
 sys.path.insert(0, (__file__.rsplit("/", 1)[0] if "/" in __file__ else ".") + "/../firmware")
 
-import time  # noqa: E402
+import time
 
-from courtside import pins as pin_map  # noqa: E402
-from courtside.core import Core  # noqa: E402
-from courtside.effects import EVENT, FRAME  # noqa: E402
-from courtside.fair import Fair, seeded  # noqa: E402
-from courtside_sim.board import SimBoard  # noqa: E402
-from courtside_sim.script import Script  # noqa: E402
+from courtside import pins as pin_map
+from courtside.core import Core
+from courtside.effects import EVENT, FRAME
+from courtside.fair import Fair, seeded
+from courtside_sim.board import SimBoard
+from courtside_sim.script import Script
 
 ROOT = (__file__.rsplit("/", 1)[0] if "/" in __file__ else ".") + "/.."
 SCRIPTS = ("dodgeball_round", "deathball_game", "deathball_shrink")

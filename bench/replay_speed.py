@@ -105,7 +105,7 @@ def _replay(path, runs):
 
 def _reading(path):
     """Processor seconds to read the log and parse each line as an event, nothing more."""
-    from courtside_host import eventlog
+    from courtside_host.records import eventlog
     start = time.process_time()
     for _ in eventlog.iterate(path):
         pass
@@ -118,8 +118,8 @@ def _core(text, replay):
     or as replay does."""
     from courtside import driver
     from courtside.core import Core
-    from courtside_host import replay as rp
-    from courtside_host.board import event
+    from courtside_host.link.port import event
+    from courtside_host.records import replay as rp
     from courtside_sim.board import SimBoard
     events = [e for e in map(event, text.splitlines()) if e is not None]
     pins = rp.pins_for(4)

@@ -3,11 +3,11 @@
 # way) this file reports why and leaves the REPL free, so the board can be redeployed.
 try:
     from courtside import start
-except Exception as e:  # noqa: BLE001 - anything at all must leave a usable REPL
+except Exception as e:
     try:
         from courtside.events import line
         print(line("error", 0, {"msg": "courtside cannot load: %r" % e, "line": ""}))
-    except Exception:  # noqa: BLE001 - not even the event module: say it in plain words
+    except Exception:
         print("courtside cannot load: %r" % e)
 else:
     start.main()

@@ -2,8 +2,10 @@
 MicroPython unix-port interpreter, the headless simulator on either runtime, a virtual
 Pico, the Pico layer on stand-ins, and random play."""
 
+import collections
 import contextlib
 import importlib
+import json
 import os
 import random
 import shutil
@@ -19,7 +21,7 @@ FIRMWARE = ROOT / "firmware"
 sys.path.insert(0, str(FIRMWARE))
 
 
-from courtside_host.vpico import VirtualPico, micropython_binary  # noqa: E402  (the tools' own lookup)
+from courtside_host.vpico.runner import VirtualPico, micropython_binary  # noqa: E402  (the tools' own lookup)
 
 BIN = Path(sys.executable).parent
 
@@ -56,7 +58,7 @@ def simulate(exe, *args, check=True, timeout=120, stdin=None):
 @contextlib.contextmanager
 def deployed_pico(folder):
     """A virtual Pico with its flash in ``folder``, the firmware deployed and running."""
-    from courtside_host import deploy
+    from courtside_host.link import deploy
     with VirtualPico(folder / "flash") as p:
         deploy.deploy(p.port)
         yield p
@@ -64,9 +66,44 @@ def deployed_pico(folder):
 
 @pytest.fixture
 def vpico(tmp_path):
-    """A virtual Pico (the unix port behind a pseudo-terminal) with an empty flash."""
+    """A virtual Pico (the unix port behind a pseudo-terminal) with an empty flash, the
+    test's own."""
     with VirtualPico(tmp_path / "flash") as p:
         yield p
+
+
+@pytest.fixture(scope="module")
+def bare_pico(tmp_path_factory):
+    """A virtual Pico with an empty flash (MicroPython alone) that a module's tests share."""
+    with VirtualPico(tmp_path_factory.mktemp("bare") / "flash") as p:
+        yield p
+
+
+@pytest.fixture(scope="module")
+def pico(tmp_path_factory):
+    """A virtual Pico that a module's tests share, the firmware deployed and running."""
+    with deployed_pico(tmp_path_factory.mktemp("pico")) as p:
+        yield p
+
+
+# The tiers (pyproject.toml names the markers, the README says what each covers). A test
+# that takes one of these fixtures is marked by it; a test that starts the unix port or a
+# virtual Pico some other way says so itself (pytestmark, or a decorator).
+NEEDS = {"micropython": ("unixport",), "vpico": ("vpico", "unixport"), "bare_pico": ("vpico", "unixport"),
+         "pico": ("vpico", "unixport")}
+
+
+def pytest_collection_modifyitems(items):
+    for item in items:
+        marks = {m for name in item.fixturenames for m in NEEDS.get(name, ())}
+        if item.get_closest_marker("vpico"):
+            marks.add("unixport")
+        for mark in sorted(marks):
+            item.add_marker(mark)
+    # The files with the most slow tests first, each kept whole: make test hands out whole
+    # files (--dist loadfile, so a module's fixtures are built once), the longest first.
+    slow = collections.Counter(item.path for item in items if item.get_closest_marker("slow"))
+    items.sort(key=lambda item: -slow[item.path])
 
 
 @pytest.fixture
@@ -85,6 +122,22 @@ def pico_layer(monkeypatch):
     module = importlib.import_module("courtside.hw.pico")
     yield module, rig
     sys.modules.pop("courtside.hw.pico", None)
+
+
+_DRAWN: dict = {}
+
+
+def draw(name, data):
+    """The hardware picture ``name`` (hwdocs.PICTURES) of the pin map ``data``, drawn once
+    in a process for each map: the picture tests read the same few maps' pictures over and
+    over, and routing the wiring diagram is most of their time."""
+    key = (name, json.dumps(data))
+    if key not in _DRAWN:
+        from courtside_host.hwdocs import documents as hwdocs
+        if len(_DRAWN) >= 64:
+            _DRAWN.pop(next(iter(_DRAWN)))
+        _DRAWN[key] = hwdocs.PICTURES[name](data, "test")
+    return _DRAWN[key]
 
 
 BUTTONS = ("THROW", "DODGE", "CATCH", "PASS")

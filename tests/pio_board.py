@@ -7,7 +7,7 @@ the DMA channel, given a state machine's RX FIFO address, copies each word that 
 pushes into the buffer the module gave it, wrapping at
 the ring size it asked for, and counts down its transfer counter as the real one does.
 Time is kept in system cycles (8 ns at 125 MHz); the test moves it with
-``Board.advance(us)``, and ``ticks_us()`` reads it floored to whole microseconds, as the
+``PioBoard.advance(us)``, and ``ticks_us()`` reads it floored to whole microseconds, as the
 board's timer does.
 
 Calls take time on a board. With ``costs`` (a ``Costs``), every ``ticks_us()``,
@@ -58,7 +58,7 @@ class Costs:
         return 0
 
 
-class Board:
+class PioBoard:
     def __init__(self, edges_us, address=0x20001010, costs=None, start_us=0):
         self.cycle = round(start_us * MHZ)
         self.costs = costs
@@ -353,7 +353,7 @@ def start_up_errors(pins, costs, start_us, rng, presses=24, old=False):
         down, up = t + fractions[2 * i], t + 60 + fractions[2 * i + 1]
         edges += [(down, gpio, True), (up, gpio, False)]
         truth += [down, up]
-    board = Board([(float(x), g, c) for x, g, c in edges], costs=costs, start_us=start_us)
+    board = PioBoard([(float(x), g, c) for x, g, c in edges], costs=costs, start_us=start_us)
     board.edges = [(round(x * MHZ), g, c) for x, g, c in edges]       # exact cycles
     mod = load_capture(board)
     ring = Ring(256)

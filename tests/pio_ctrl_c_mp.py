@@ -14,7 +14,7 @@ import micropython
 
 sys.path.insert(0, sys.argv[1])
 sys.path.insert(0, sys.argv[2])
-import board_standins  # noqa: E402
+import board_standins
 
 board_standins.install()
 GIVE_UP_MS = 10000              # the loop ran on after the exception: the firmware did not stop

@@ -7,6 +7,7 @@ import json
 import subprocess
 from pathlib import Path
 
+import pytest
 from conftest import ROOT
 from courtside import bringup, pinmap, power, tones
 from courtside.clock import wrap
@@ -245,6 +246,7 @@ def test_runs_on_micropython(micropython, firmware_env, tmp_path):
     assert sum(" pressed" in line for line in got["lines"]) == 9
 
 
+@pytest.mark.vpico
 def test_laptop_command_runs_it_on_a_virtual_board(tmp_path):
     """`courtside bringup` end to end: mpremote runs the board's bring-up on the virtual
     Pico (the unix port on a pseudo-terminal) and its report comes back line by line."""
@@ -252,8 +254,8 @@ def test_laptop_command_runs_it_on_a_virtual_board(tmp_path):
     import sys
 
     sys.path.insert(0, str(ROOT / "host"))
-    from courtside_host import cmd_bringup
-    from courtside_host.vpico import VirtualPico
+    from courtside_host.commands import bringup as cmd_bringup
+    from courtside_host.vpico.runner import VirtualPico
 
     flash = tmp_path / "flash"
     shutil.copytree(ROOT / "firmware" / "courtside", flash / "courtside",
@@ -277,7 +279,7 @@ def test_laptop_command_without_a_board(capsys):
     import sys
 
     sys.path.insert(0, str(ROOT / "host"))
-    from courtside_host import cmd_bringup
+    from courtside_host.commands import bringup as cmd_bringup
 
     parser = argparse.ArgumentParser()
     cmd_bringup.add_arguments(parser)
@@ -287,6 +289,7 @@ def test_laptop_command_without_a_board(capsys):
     assert "no serial port /dev/no-such-board" in capsys.readouterr().err
 
 
+@pytest.mark.vpico
 def test_the_laptop_command_fails_when_a_check_fails(tmp_path, capsys):
     """Buttons never pressed are a failed check: `courtside bringup` exits 1 and says which."""
     import argparse
@@ -294,8 +297,8 @@ def test_the_laptop_command_fails_when_a_check_fails(tmp_path, capsys):
     import sys
 
     sys.path.insert(0, str(ROOT / "host"))
-    from courtside_host import cmd_bringup
-    from courtside_host.vpico import VirtualPico
+    from courtside_host.commands import bringup as cmd_bringup
+    from courtside_host.vpico.runner import VirtualPico
 
     assert cmd_bringup.outcome(["bring-up: x", "bring-up done: all 9 buttons work"]) is None
     assert "FAULT  box 1" in cmd_bringup.outcome(["FAULT  box 1 THROW reads pressed",

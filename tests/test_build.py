@@ -43,6 +43,7 @@ def _stub_dirs(tmp):
     return mp, typeshed
 
 
+@pytest.mark.slow
 def test_firmware_type_checks_against_rp2_stubs(tmp_path):
     mp, typeshed = _stub_dirs(tmp_path)
     run = subprocess.run([tool("mypy"), "--config-file", "mypy.ini", "--custom-typeshed-dir", str(typeshed),
@@ -52,6 +53,7 @@ def test_firmware_type_checks_against_rp2_stubs(tmp_path):
     assert run.returncode == 0, run.stdout + run.stderr
 
 
+@pytest.mark.slow
 def test_host_type_checks(tmp_path):
     run = subprocess.run([tool("mypy"), "--ignore-missing-imports", "--cache-dir", str(tmp_path / "cache"),
                           "host/courtside_host"], cwd=ROOT, capture_output=True, text=True, check=False)

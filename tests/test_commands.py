@@ -8,7 +8,7 @@ from courtside import core, deathball
 from courtside.deathball.diemode import DieMode
 from courtside.deathball.modes import RefereeMode
 from courtside.lobby import Lobby
-from courtside_host import terminal
+from courtside_host.views import terminal
 
 TABLES = ((core.Core, core.COMMANDS), (Lobby, Lobby.commands), (DieMode, deathball.DIE_COMMANDS),
           (RefereeMode, deathball.REFEREE_COMMANDS))

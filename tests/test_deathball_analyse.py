@@ -6,7 +6,7 @@ import io
 import json
 
 import pytest
-from courtside_host import cmd_analyse
+from courtside_host.commands import analyse as cmd_analyse
 
 
 def test_wilson_interval_matches_the_textbook_figures():

@@ -7,6 +7,7 @@ clock is moved by exactly what the core asks for, so nothing here waits in real 
 
 import subprocess
 
+import pytest
 from conftest import ROOT
 from corerig import Rig
 from courtside import clock
@@ -277,6 +278,7 @@ def test_presses_while_the_initiative_bars_show_are_refused():
     assert ref.game.where[1] == square_of("c1")
 
 
+@pytest.mark.slow
 def test_any_button_mashing_keeps_the_referee_sound():
     # Random presses from every box, ROLL presses and time passing, for many games: the
     # referee never fails, a refused press never changes the game, and the board shown

@@ -6,6 +6,7 @@ square, nobody off the board, the dead never come back, the board only shrinks; 
 game ends; and the event stream alone rebuilds the board the engine holds.
 """
 
+import pytest
 from courtside.deathball import rules
 from courtside.deathball.die import Dice
 from courtside.deathball.engine import OVER, PLAY, SETUP, Game
@@ -80,6 +81,7 @@ def play(seed, boxes, follow, careful=False):
 boxes = st.lists(st.integers(0, 3), min_size=2, max_size=4, unique=True)
 
 
+@pytest.mark.slow
 @settings(max_examples=2500, deadline=None, derandomize=True)
 @given(seed=st.integers(0, 2**31), players=boxes, careful=st.booleans())
 def test_random_games_keep_every_invariant_and_end(seed, players, careful):

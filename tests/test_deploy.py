@@ -10,7 +10,7 @@ import time
 from pathlib import Path
 
 import pytest
-from courtside_host import deploy as dep
+from courtside_host.link import deploy as dep
 from mpremote.transport_serial import SerialTransport
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -1,7 +1,7 @@
 """Doctor on the virtual Pico: versions, pin map and the firmware's answer."""
 
 from courtside_host import cli
-from courtside_host import deploy as dep
+from courtside_host.link import deploy as dep
 
 
 def test_doctor_reports_a_healthy_board(vpico, capsys):

@@ -6,6 +6,7 @@ need escaping (quotes, backslashes, control characters, non-ASCII: spelled by
 
 import json
 
+import pytest
 from courtside import events
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -23,6 +24,7 @@ def reference(kind, t, fields):
     return head + ("," + body[1:] if fields else "}")
 
 
+@pytest.mark.slow
 @settings(max_examples=400, deadline=None)
 @given(printable, st.integers(0, 2**45), st.dictionaries(printable, values, max_size=6))
 def test_encode_writes_what_json_writes(kind, t, fields):
@@ -31,6 +33,7 @@ def test_encode_writes_what_json_writes(kind, t, fields):
     assert bytes(events.encode(kind, t, fields)) == line.encode()
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(anything)
 def test_strings_that_need_escaping_are_spelled_as_the_string_writer_spells_them(text):

@@ -10,8 +10,8 @@ import time
 
 import pytest
 from courtside_host import cli
-from courtside_host import flash as fl
-from courtside_host.vpico import VirtualPico
+from courtside_host.link import flash as fl
+from courtside_host.vpico.runner import VirtualPico
 
 RP2040_INFO = "UF2 Bootloader v3.0\nModel: Raspberry Pi RP2\nBoard-ID: RPI-RP2\n"
 
@@ -34,6 +34,7 @@ def drive(tmp_path):
     return d
 
 
+@pytest.mark.vpico
 def test_flash_copies_and_reports_the_version_of_the_board_that_comes_back(drive, tmp_path, capsys):
     image = tmp_path / "RPI_PICO-v1.29.0.uf2"
     image.write_bytes(uf2_bytes(0xE48BFF56, blocks=40))

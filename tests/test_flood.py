@@ -28,7 +28,7 @@ def _pins():
 
 def test_a_burst_on_the_virtual_pico_is_answered_line_by_line(vpico):
     import serial
-    from courtside_host import deploy as dep
+    from courtside_host.link import deploy as dep
     dep.deploy(vpico.port)
     port = serial.Serial(vpico.port, timeout=0.2)
     burst = b"get\n" * BURST + b"ping\n"

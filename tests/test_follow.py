@@ -345,7 +345,7 @@ def test_the_unix_port_follows_as_cpython_does(micropython, tmp_path):
 def test_a_move_that_ends_in_a_death_is_an_event_to_replay():
     """A mover who walks into a deathball has no end square (``"end": null``): replay takes
     the record as the board wrote it (random game 1 has one)."""
-    from courtside_host import replay as rp
+    from courtside_host.records import replay as rp
     lines = [line for line in deathball_game(1).lines if '"ev":"move"' in line and '"end":null' in line]
     assert lines and rp.damaged(json.loads(lines[0])) is None
     assert check(json.loads(lines[0]), 4) is None

@@ -49,6 +49,7 @@ def from_mpy(micropython, compiled, heap, *args):
                           capture_output=True, text=True, timeout=300, check=False, env=env)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("script", sorted(HEAPS))
 def test_firmware_loop_runs_in_a_small_heap(script, compiled, micropython):
     args = ["--pins", str(ROOT / "hardware" / "pinmap.json"), str(SCRIPTS / script)]

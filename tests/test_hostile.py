@@ -8,6 +8,7 @@ must get its answer."""
 import subprocess
 import sys
 
+import pytest
 from conftest import FIRMWARE, ROOT, simulate
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -152,7 +153,7 @@ def test_the_virtual_pico_answers_after_a_long_line_and_bad_bytes(vpico):
     import time
 
     import serial
-    from courtside_host import deploy as dep
+    from courtside_host.link import deploy as dep
     dep.deploy(vpico.port)
     port = serial.Serial(vpico.port, timeout=0.2)
     try:
@@ -202,6 +203,7 @@ def _damaged_logs(stream, rng):
     yield stream.replace("\n", "\r\n", 7) + "\xff\xfe\x00garbage\n"
 
 
+@pytest.mark.slow
 def test_replay_of_damaged_logs_says_so_and_never_fails(tmp_path):
     import random
     rng = random.Random(11)
@@ -236,6 +238,7 @@ def test_bad_scripts_are_refused_with_the_line_and_never_fail(tmp_path, micropyt
             assert not run.stdout                     # refused before anything ran
 
 
+@pytest.mark.slow
 def test_an_hour_of_play_runs_on_the_unix_port_in_a_small_heap(tmp_path, micropython):
     """An hour's script (about 700 kB, in time order) is read as a stream: it runs on the
     unix port in the heap the loop itself needs, and gives CPython's stream."""

@@ -8,7 +8,7 @@ import subprocess
 import pytest
 import smallints
 from conftest import FIRMWARE, ROOT
-from courtside_host import deploy as dep
+from courtside_host.link import deploy as dep
 
 MP = ROOT / "tests" / "mp"
 

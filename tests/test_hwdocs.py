@@ -14,8 +14,9 @@ from conftest import ROOT
 
 sys.path.insert(0, str(ROOT / "host"))
 
-from courtside import pinmap, power  # noqa: E402
-from courtside_host import cmd_pins, hwdocs  # noqa: E402
+from courtside import pinmap, power
+from courtside_host.commands import pins as cmd_pins
+from courtside_host.hwdocs import documents as hwdocs
 
 HARDWARE = ROOT / "hardware"
 MAPS = [HARDWARE / "pinmap.json", *sorted((HARDWARE / "variants").glob("*.json"))]

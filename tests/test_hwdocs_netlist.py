@@ -11,22 +11,23 @@ import xml.etree.ElementTree as ET
 
 import pytest
 from conftest import ROOT
+from conftest import draw as _draw
 
 sys.path.insert(0, str(ROOT / "host"))
 
-from courtside import pinmap  # noqa: E402
-from courtside_host import hwdocs, hwdocs_layout, hwdocs_netlist, hwdocs_parts, hwdocs_route  # noqa: E402
-from courtside_host.hwdocs_netlist import compare, extract, intended  # noqa: E402
+from courtside import pinmap
+from courtside_host.hwdocs import documents as hwdocs
+from courtside_host.hwdocs import layout as hwdocs_layout
+from courtside_host.hwdocs import netlist as hwdocs_netlist
+from courtside_host.hwdocs import parts as hwdocs_parts
+from courtside_host.hwdocs import route as hwdocs_route
+from courtside_host.hwdocs.netlist import compare, extract, intended
 
 HARDWARE = ROOT / "hardware"
 MAPS = [HARDWARE / "pinmap.json", *sorted((HARDWARE / "variants").glob("*.json"))]
 SVG = "{http://www.w3.org/2000/svg}"
 WIRED = ("wiring.svg", "main-unit-layout.svg")
 RANDOM_MAPS = 110
-
-
-def _draw(name, data):
-    return hwdocs.PICTURES[name](data, "test")
 
 
 def _required(data, name):
@@ -86,6 +87,7 @@ def test_every_net_of_the_picture_is_the_maps(path, name):
     assert _required(data, name) <= found.members and found.loose == []
 
 
+@pytest.mark.slow
 def test_every_net_of_random_maps():
     for seed in range(RANDOM_MAPS):
         data = random_map(seed)
@@ -109,6 +111,7 @@ def _cut(svg, match):
     return svg[:match.start(1)] + text + svg[match.end(1):]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", WIRED)
 def test_a_cut_wire_is_caught(name):
     data = json.loads((HARDWARE / "pinmap.json").read_text())
@@ -131,6 +134,7 @@ def _terminal_points(svg):
     return out
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", WIRED)
 def test_a_bridged_pair_is_caught(name):
     """A wire (or, on the board, a solder bridge) between two pins of different nets."""
@@ -326,6 +330,8 @@ def test_the_colour_check_finds_two_wires_meeting():
 # ---------------------------------------------------------------- on the canvas
 
 
+@pytest.mark.svg
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(hwdocs.PICTURES))
 @pytest.mark.parametrize("path", MAPS, ids=[p.stem for p in MAPS])
 def test_nothing_is_drawn_outside_the_canvas(path, name, tmp_path):

@@ -15,20 +15,21 @@ from pathlib import Path
 import pngread
 import pytest
 from conftest import ROOT
+from conftest import draw as _draw
 
 sys.path.insert(0, str(ROOT / "host"))
 
-from courtside import pinmap  # noqa: E402
-from courtside_host import hwdocs, hwdocs_layout, hwdocs_panel, hwdocs_parts, hwdocs_route  # noqa: E402
+from courtside import pinmap
+from courtside_host.hwdocs import documents as hwdocs
+from courtside_host.hwdocs import layout as hwdocs_layout
+from courtside_host.hwdocs import panel as hwdocs_panel
+from courtside_host.hwdocs import parts as hwdocs_parts
+from courtside_host.hwdocs import route as hwdocs_route
 
 HARDWARE = ROOT / "hardware"
 MAPS = [HARDWARE / "pinmap.json", *sorted((HARDWARE / "variants").glob("*.json"))]
 SVG = "{http://www.w3.org/2000/svg}"
 WIRED = ("wiring.svg", "main-unit-layout.svg")
-
-
-def _draw(name, data):
-    return hwdocs.PICTURES[name](data, "test")
 
 
 def _wires(svg_text):
@@ -72,7 +73,7 @@ def _check_one_wire_per_pin(svg_text, data):
 def test_every_used_pin_has_exactly_one_wire(path, name):
     data = json.loads(path.read_text())
     svg = _draw(name, data)
-    assert svg == _draw(name, data)  # deterministic
+    assert svg == hwdocs.PICTURES[name](data, "test")  # deterministic: drawn again
     _check_one_wire_per_pin(svg, data)
 
 
@@ -88,6 +89,7 @@ def _random_map(seed):
     return data
 
 
+@pytest.mark.slow
 def test_any_map_is_drawn_with_one_wire_per_pin():
     """Pins scattered at random over the board, not only the committed maps' tidy runs."""
     for seed in range(40):
@@ -243,6 +245,7 @@ def _render(svg, png, dpi=None, width=None, height=None, decode=True):
 COMMITTED = sorted(n for n in hwdocs.outputs() if n.endswith(".svg"))
 
 
+@pytest.mark.svg
 @pytest.mark.parametrize("name", COMMITTED)
 def test_every_picture_renders_at_its_size(name, tmp_path):
     path = HARDWARE / name
@@ -261,6 +264,7 @@ def test_every_picture_renders_at_its_size(name, tmp_path):
     assert inked > w * h // 20, "the picture came out (nearly) blank: %d of %d pixels" % (inked, w * h)
 
 
+@pytest.mark.svg
 def test_panel_scale_bar_measures_fifty_millimetres(tmp_path):
     """Rendered at 254 dpi, the 50 mm bar must span 500 pixels (plus its outline)."""
     w, h, rows = _render(HARDWARE / "box-panel.svg", tmp_path / "p.png", dpi=254)
@@ -432,7 +436,7 @@ def test_a_map_without_a_cable_is_drawn_too():
 
 @pytest.mark.parametrize("path", MAPS, ids=[p.stem for p in MAPS])
 def test_enclosure_has_a_cut_out_per_jack_and_both_contact_views(path):
-    from courtside_host import hwdocs_enclosure as e
+    from courtside_host.hwdocs import enclosure as e
     data = json.loads(path.read_text())
     root = ET.fromstring(_draw("enclosure.svg", data))
     assert root.get("width") == "%gmm" % e.PAGE_W and root.get("height") == "%gmm" % e.PAGE_H
@@ -455,6 +459,7 @@ def test_enclosure_has_a_cut_out_per_jack_and_both_contact_views(path):
         assert "%s  %s: %s" % (contact, name, role) in [t for t, _, _ in texts]
 
 
+@pytest.mark.svg
 def test_enclosure_scale_bar_measures_fifty_millimetres(tmp_path):
     root = ET.parse(HARDWARE / "enclosure.svg").getroot()
     bar = [r for r in root.iter(SVG + "rect") if r.get("class") == "scale-bar"][0]

@@ -21,6 +21,8 @@ import courtside
 import pytest
 from conftest import ROOT, simulate
 
+pytestmark = pytest.mark.slow
+
 SKIP = shutil.ignore_patterns(".git", ".venv", "build", "*.egg-info", "__pycache__", ".pytest_cache",
                               ".hypothesis", ".mypy_cache", ".ruff_cache", "logs")
 SCRIPT = ROOT / "tests" / "scripts" / "dodgeball_round.jsonl"
@@ -81,15 +83,18 @@ def test_the_wheel_carries_the_firmware_tree_and_the_maps(installed):
     assert maps == sorted(p.name for p in (ROOT / "hardware" / "variants").glob("*.json")) and maps
     standard = (ROOT / "hardware" / "pinmap.json").read_bytes()
     assert (tree / "hardware" / "pinmap.json").read_bytes() == standard
-    assert (tree / "data" / "vpico_board.py").is_file()
+    board_side = sorted(p.name for p in (ROOT / "host" / "courtside_host" / "vpico" / "pico").glob("*.py"))
+    assert "vpico_board.py" in board_side
+    assert sorted(p.name for p in (tree / "vpico" / "pico").glob("*.py")) == board_side
 
 
 def test_the_wheel_carries_the_web_page_and_serves_it_with_the_installed_firmware(installed):
     tree = installed.site() / "courtside_host"
-    page = ROOT / "host" / "courtside_host" / "page"
-    for source in sorted(page.iterdir()) if page.is_dir() else ():
+    page = ROOT / "host" / "courtside_host" / "web" / "page"
+    assert (page / "courtside.js").is_file()
+    for source in sorted(page.iterdir()):
         if source.is_file():
-            assert (tree / "page" / source.name).read_bytes() == source.read_bytes(), source.name
+            assert (tree / "web" / "page" / source.name).read_bytes() == source.read_bytes(), source.name
     runtime = installed.base / "wasm"
     installed.courtside("web", "--fetch-runtime", "--wasm", runtime, timeout=300)
     server = subprocess.Popen([installed.bin / "courtside", "web", "--http-port", "0", "--wasm", runtime],
@@ -103,7 +108,7 @@ def test_the_wheel_carries_the_web_page_and_serves_it_with_the_installed_firmwar
         files = bundle["files"]
         for name in ("courtside/core.py", "courtside_sim/board.py"):
             assert files["lib/" + name] == (tree / "firmware" / name).read_text(), name
-        assert files["lib/courtside_host/render.py"] == (tree / "render.py").read_text()
+        assert files["lib/courtside_host/views/render.py"] == (tree / "views" / "render.py").read_text()
         assert files["hardware/pinmap.json"] == (tree / "hardware" / "pinmap.json").read_text()
         wasm = direct.open(url + "runtime/micropython.wasm", timeout=60)
         assert wasm.headers["Content-Type"] == "application/wasm" and wasm.read()[:4] == b"\0asm"
@@ -180,6 +185,7 @@ def test_headless_simulator_on_the_unix_port_from_the_installed_extra(with_vpico
     assert out == simulate(sys.executable, SCRIPT).stdout
 
 
+@pytest.mark.vpico
 def test_deploy_a_builders_map_and_firmware_to_the_installed_virtual_pico(with_vpico):
     here = with_vpico.here
     with_vpico.courtside("pins", "init", "--variant", "two_boxes", "--force", "mine.json")

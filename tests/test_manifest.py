@@ -7,10 +7,10 @@ import sys
 
 import pytest
 from conftest import FIRMWARE
-from courtside_host import deploy as dep
-from courtside_host import manifest
-from courtside_host.board import connect
-from courtside_host.vpico import VirtualPico
+from courtside_host.link import deploy as dep
+from courtside_host.link import manifest
+from courtside_host.link.port import connect
+from courtside_host.vpico.runner import VirtualPico
 
 
 def test_the_manifest_names_the_firmware_package_and_nothing_of_the_simulator():
@@ -21,7 +21,7 @@ def test_the_manifest_names_the_firmware_package_and_nothing_of_the_simulator():
 
 
 def test_package_json_is_up_to_date():
-    """After adding or removing a module: python -m courtside_host.manifest"""
+    """After adding or removing a module: python -m courtside_host.link.manifest"""
     committed = (FIRMWARE / "package.json").read_text()
     assert committed == manifest.dumps(manifest.package_json(FIRMWARE))
     urls = json.loads(committed)["urls"]
@@ -43,6 +43,7 @@ def test_deploy_sends_what_the_manifest_names(tmp_path):
         dep.build(firmware, FIRMWARE.parent / "hardware" / "pinmap.json", source=True)
 
 
+@pytest.mark.vpico
 def test_mip_installs_the_firmware_from_a_path_and_the_board_runs_it(tmp_path):
     """The real mpremote's mip, from firmware/package.json, onto the virtual Pico; after a
     reset the board answers ping with the firmware's version."""

@@ -5,17 +5,11 @@ import json
 import subprocess
 import sys
 
-import pytest
-from conftest import ROOT, deployed_pico, simulate
-from courtside_host import eventlog, monitor, render
-from courtside_host import replay as rp
+from conftest import ROOT, simulate
+from courtside_host.records import eventlog
+from courtside_host.records import replay as rp
+from courtside_host.views import monitor, render
 from rich.console import Console
-
-
-@pytest.fixture(scope="module")
-def pico(tmp_path_factory):
-    with deployed_pico(tmp_path_factory.mktemp("monitor")) as p:
-        yield p
 
 
 def test_monitor_shows_and_logs_a_live_game(pico, tmp_path):
@@ -149,6 +143,6 @@ def test_the_monitor_says_what_the_board_waits_for():
 
 def test_typed_lines_split_as_sent_lines_do():
     """``a;b`` typed at the monitor is two lines, as with ``--send``; blanks are dropped."""
-    from courtside_host.cmd_monitor import together
+    from courtside_host.commands.monitor import together
     assert together("sim 1 THROW down; sim 2 CATCH down") == "sim 1 THROW down\nsim 2 CATCH down"
     assert together("ping") == "ping" and together("get;;") == "get"

@@ -116,7 +116,7 @@ def test_the_core_reports_unsent_lines_once_they_flow_again():
     from courtside import driver
     from courtside.core import Core
     from courtside.fair import Fair, seeded
-    from courtside_host.replay import Items
+    from courtside_host.records.replay import Items
     from courtside_sim.board import SimBoard
 
     class Lossy(SimBoard):

@@ -16,7 +16,9 @@ import sys
 import pytest
 from conftest import FIRMWARE, ROOT, simulate
 from courtside import pinmap
-from courtside_host import cmd_pins, deploy, webserver
+from courtside_host.commands import pins as cmd_pins
+from courtside_host.link import deploy
+from courtside_host.web import server as webserver
 
 MAPS = sorted((ROOT / "hardware").glob("**/*.json"))
 ODD = [[], {}, None, True, False, 1.5, -1, 10 ** 30, "", "pico", "\ud800", [1], {"a": 1}, 99, "GP5"]

@@ -12,7 +12,7 @@ from courtside import display, events
 from courtside.deathball import notation, view
 from courtside_follow import face
 from courtside_follow.follower import Follower
-from courtside_host import render
+from courtside_host.views import render
 
 SCRIPTS = ROOT / "tests" / "scripts"
 
@@ -142,11 +142,11 @@ def test_the_choices_are_data_a_web_page_can_share():
 def test_the_text_filter_reads_a_headless_stream():
     run = simulate(sys.executable, SCRIPTS / "deathball_game.jsonl")
     env = {"PYTHONPATH": "%s:%s" % (FIRMWARE, ROOT / "host"), "PATH": ""}
-    out = subprocess.run([sys.executable, "-m", "courtside_host.render", "--name", "3=Cy"], input=run.stdout,
-                         capture_output=True, text=True, timeout=60, check=False, env=env)
+    out = subprocess.run([sys.executable, "-m", "courtside_host.views.render", "--name", "3=Cy"],
+                         input=run.stdout, capture_output=True, text=True, timeout=60, check=False, env=env)
     assert out.returncode == 0, out.stderr
     assert "Cy (green) wins the game!" in out.stdout and '"ev"' not in out.stdout
-    bad = subprocess.run([sys.executable, "-m", "courtside_host.render", "--name", "Cy"], input="",
+    bad = subprocess.run([sys.executable, "-m", "courtside_host.views.render", "--name", "Cy"], input="",
                          capture_output=True, text=True, timeout=60, check=False, env=env)
     assert bad.returncode == 2 and bad.stderr.startswith("courtside render: ")
 

@@ -6,8 +6,9 @@ import sys
 
 import pytest
 from conftest import ROOT, random_script, simulate
-from courtside_host import eventlog, render, timeline
-from courtside_host import replay as rp
+from courtside_host.records import eventlog
+from courtside_host.records import replay as rp
+from courtside_host.views import render, timeline
 
 # Three players join and start; contest 1 has a 400 us tie (P1, P2) then P3 2.5 ms later;
 # contest 2 has P2 first, then P3 and P1 700 us apart (a tie for second); a new game

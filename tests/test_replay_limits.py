@@ -13,8 +13,8 @@ import pytest
 import replaylogs
 from conftest import ROOT
 from courtside_host import cli
-from courtside_host import replay as rp
-from courtside_host.board import event
+from courtside_host.link.port import event
+from courtside_host.records import replay as rp
 
 GOLDENS = ("dodgeball_round", "deathball_game", "random_00", "random_03", "random_07")
 
@@ -86,7 +86,7 @@ def _record(line):
     return obj if isinstance(obj, dict) else None
 
 
-def mutate(lines, rng):  # noqa: PLR0912 - one branch a kind of damage
+def mutate(lines, rng):
     """A damaged copy of a log's lines: one to four kinds of damage."""
     lines = list(lines)
     for _ in range(rng.randint(1, 4)):
@@ -142,6 +142,7 @@ def _said_what(code, out, err):
     return None
 
 
+@pytest.mark.slow
 def test_hundreds_of_damaged_logs_give_a_message_and_a_status_never_a_traceback(worked, tmp_path, capsys):
     rng = random.Random(2026)
     tally = Counter()
@@ -266,6 +267,7 @@ def test_a_press_twelve_days_into_a_session_takes_few_passes(monkeypatch):
 
 # memory --------------------------------------------------------------------------------
 
+@pytest.mark.slow
 def test_a_long_single_session_replays_in_bounded_memory(tmp_path):
     """A session of a few thousand contests (one contest's events repeated, numbers and
     times moved on) replays identical to the log, with the peak memory of the command

@@ -15,7 +15,7 @@ from conftest import ROOT
 from courtside import display
 from courtside.deathball import view
 from courtside.fair import seeded
-from courtside_host import terminal
+from courtside_host.views import terminal
 
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 

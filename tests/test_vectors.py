@@ -15,7 +15,7 @@ from conftest import ROOT, micropython_binary
 
 VECTORS = ROOT / "tests" / "vectors"
 RUNNER = ROOT / "tests" / "replay" / "runner.py"
-RUNTIMES = ("cpython", "micropython")
+RUNTIMES = ("cpython", pytest.param("micropython", marks=pytest.mark.unixport))
 
 
 def _cases():

@@ -12,8 +12,10 @@ import sys
 from pathlib import Path
 
 import pytest
-from courtside_host.vpico import VirtualPico
+from courtside_host.vpico.runner import VirtualPico
 from mpremote.transport import TransportExecError
+
+pytestmark = pytest.mark.vpico
 
 MPREMOTE = str(Path(sys.executable).parent / "mpremote")
 SECRET = "the laptop's own file\n"

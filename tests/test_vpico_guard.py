@@ -1,7 +1,7 @@
 """The virtual Pico's own modules close every way to the host, with the kernel's fence off.
 
 Every test here starts the virtual Pico with Landlock switched off (``landlock=False``),
-so what holds is the board's own modules (``data/vpico_guard.py``, ``vpico_flash``,
+so what holds is the board's own modules (``vpico/pico/vpico_guard.py``, ``vpico_flash``,
 ``vpico_os``, ``vpico_vfs``, ``vpico_machine``), as on a laptop whose kernel has no
 Landlock. A program on it tries to read and write a host file outside its flash, run a
 command, read the laptop's environment, open a socket, reach raw memory or run native
@@ -19,10 +19,10 @@ from pathlib import Path
 
 import pytest
 from conftest import ROOT, tool
-from courtside_host.vpico import VirtualPico
+from courtside_host.vpico.runner import VirtualPico
 from mpremote.transport import TransportExecError
 
-DATA = ROOT / "host" / "courtside_host" / "data"
+DATA = ROOT / "host" / "courtside_host" / "vpico" / "pico"
 MPREMOTE = str(Path(sys.executable).parent / "mpremote")
 SECRET = "the laptop's own file\n"
 # Built in pieces, so that the program text sent to the board does not itself hold the
@@ -271,7 +271,7 @@ def test_native_code_on_the_flash_is_neither_imported_nor_read(world, link, tmp_
 def test_the_mpy_reader_knows_bytecode_from_native_for_the_whole_firmware(tmp_path):
     """Every module of the firmware, compiled as deploy compiles it, reads as bytecode to its
     last byte; the native module compiled for x64, and damaged files, do not."""
-    from courtside_host import deploy
+    from courtside_host.link import deploy
     guard = guard_module()
     built = deploy.build(compiler=deploy.Compiler(cache=tmp_path / "cache"), march="x64")
     assert len(built.files) > 30
@@ -322,7 +322,7 @@ def test_the_mpy_reader_leaves_no_garbage_between_the_loaders_objects(tmp_path, 
     search bytes at every step, did the same to the compiler's objects (bring-up, which
     imports the firmware from source, ran out). Each leaves its own state, under 1 KB,
     whatever the module's size (they left 55 to 147 KB for a source module)."""
-    from courtside_host import deploy
+    from courtside_host.link import deploy
     built = deploy.build(compiler=deploy.Compiler(cache=tmp_path / "cache"))
     paths = []
     for name, data in sorted(built.files.items()):
@@ -345,7 +345,7 @@ def test_the_mpy_reader_leaves_no_garbage_between_the_loaders_objects(tmp_path, 
 
 def test_mpremote_and_deploy_still_work(tmp_path):
     import serial
-    from courtside_host import deploy
+    from courtside_host.link import deploy
     flash = tmp_path / "flash"
     with VirtualPico(flash, landlock=False) as pico:
         assert fence_of(pico) == "none"

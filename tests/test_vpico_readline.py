@@ -16,7 +16,9 @@ from pathlib import Path
 
 import pytest
 import serial
-from courtside_host.vpico import VirtualPico
+from courtside_host.vpico.runner import VirtualPico
+
+pytestmark = pytest.mark.vpico
 
 SESSIONS = [
     ["for i in range(3):\r", "print(i * 11)\r", "\r", "\r", "\r"],

@@ -17,12 +17,14 @@ import time
 import pytest
 from browser import Web, chromium, close, open_page, pixels, wait_for
 from conftest import ROOT, deployed_pico, simulate
-from courtside_host import render
+from courtside_host.views import render
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
+
+pytestmark = pytest.mark.browser
 
 
 @pytest.fixture(scope="module")
@@ -244,7 +246,7 @@ def test_the_page_loads_nothing_from_elsewhere(web, driver):
     urls = driver.execute_script("return performance.getEntriesByType('resource').map(e => e.name)")
     assert any(u.endswith("micropython.wasm") for u in urls) and any(u.endswith("bundle.json") for u in urls)
     assert all(u.startswith(web.url) for u in urls), urls
-    for source in (ROOT / "host" / "courtside_host" / "page").iterdir():
+    for source in (ROOT / "host" / "courtside_host" / "web" / "page").iterdir():
         assert not re.search(r"(https?|wss?):/|//[a-z0-9-]+\.[a-z]", source.read_text()), source
 
 
@@ -257,6 +259,7 @@ def relayed(tmp_path_factory):
         server.stop()
 
 
+@pytest.mark.vpico
 def test_watching_a_board_through_the_relay(relayed, driver, tmp_path):
     open_page(driver, relayed.url + "?watch=relay")
     assert "watching" in driver.find_element(By.TAG_NAME, "body").get_attribute("class")

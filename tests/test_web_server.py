@@ -32,9 +32,11 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, deployed_pico
-from courtside_host import paths, webruntime, webserver, wsock
-from courtside_host.vpico import VirtualPico
+from conftest import ROOT
+from courtside_host import paths
+from courtside_host.vpico.runner import VirtualPico
+from courtside_host.web import runtime as webruntime
+from courtside_host.web import server as webserver
 
 GUID = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11"
 WAIT = 60.0
@@ -275,13 +277,13 @@ def test_the_bundle_holds_the_firmware_the_renderer_and_the_pin_map(server):
     assert files["lib/courtside/core.py"] == (paths.FIRMWARE / "courtside" / "core.py").read_text()
     trees = [paths.FIRMWARE / name for name in ("courtside", "courtside_sim", "courtside_follow")]
     expected = {"lib/" + p.relative_to(paths.FIRMWARE).as_posix() for t in trees for p in t.rglob("*.py")}
-    host = Path(webserver.__file__).parent
-    expected |= {"lib/courtside_host/" + n for n in ("__init__.py", "render.py", "webview.py")
-                 if (host / n).is_file()}
+    host = Path(webserver.__file__).parents[1]
+    expected |= {"lib/courtside_host/" + n
+                 for n in ("__init__.py", "views/__init__.py", "views/render.py", "views/webview.py")}
     expected.add("hardware/pinmap.json")
     assert set(files) == expected
     assert "lib/courtside/deathball/engine.py" in files and "lib/courtside_sim/board.py" in files
-    assert files["lib/courtside_host/render.py"] == (host / "render.py").read_text()
+    assert files["lib/courtside_host/views/render.py"] == (host / "views" / "render.py").read_text()
     assert files["hardware/pinmap.json"] == paths.PINMAP.read_text()
 
 
@@ -341,6 +343,18 @@ def test_bad_requests_get_their_status(server):
         assert status == 403 and b"loopback" in body, host
     for host in ("localhost:%d" % server.port, "[::1]:%d" % server.port, "127.0.0.1"):
         assert exchange(server.port, ("GET / HTTP/1.1\r\nHost: %s\r\n\r\n" % host).encode())[0] == 200, host
+
+
+def test_a_request_that_comes_too_slowly_is_answered_408(server, monkeypatch):
+    monkeypatch.setattr(webserver, "HEAD_TIMEOUT", 0.5)
+    with socket.create_connection(("127.0.0.1", server.port), timeout=WAIT) as sock:
+        sock.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n")      # and never the empty line
+        started = time.monotonic()
+        answer = b""
+        while chunk := sock.recv(65536):
+            answer += chunk
+    assert answer.startswith(b"HTTP/1.1 408 ") and b"no-cache" in answer
+    assert 0.4 < time.monotonic() - started < WAIT
 
 
 def test_only_loopback_addresses_are_served(runtime):
@@ -418,7 +432,7 @@ class Closed(Exception):
 
 
 class Client:
-    """A WebSocket client on a raw socket: frames built and read here, not by wsock."""
+    """A WebSocket client on a raw socket: frames built and read here, not by the server's library."""
 
     made: list = []       # every client, closed after each test (see ``clients_closed``)
 
@@ -573,7 +587,6 @@ def opened(client):
 
 
 def test_the_handshake_and_what_is_refused_before_it(relay, board):
-    assert wsock.accept_key("dGhlIHNhbXBsZSBub25jZQ==") == "s3pPLMBiTxaQ9kYGzzhZRbK+xOo="   # RFC 6455's
     base = ("GET /relay HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n"
             "Connection: keep-alive, Upgrade\r\nSec-WebSocket-Key: %s\r\n"
             % base64.b64encode(b"0123456789abcdef").decode())
@@ -599,6 +612,16 @@ def upgrade_status(port, origin, host=None):
                "Sec-WebSocket-Key: %s\r\nSec-WebSocket-Version: 13\r\nOrigin: %s\r\n\r\n"
                % (host or "127.0.0.1:%d" % port, base64.b64encode(os.urandom(16)).decode(), origin))
     return exchange(port, request.encode())[0]
+
+
+def test_a_message_sent_with_the_handshake_is_not_lost(relay, board):
+    key = base64.b64encode(os.urandom(16)).decode()
+    request = ("GET /relay HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+               "Sec-WebSocket-Key: %s\r\nSec-WebSocket-Version: 13\r\n\r\n" % (relay.port, key))
+    with socket.create_connection(("127.0.0.1", relay.port), timeout=WAIT) as sock:
+        sock.sendall(request.encode() + Client.frame(0x1, b"mode die"))      # one write, one segment
+        until(lambda: board.commands() == [b"mode die"], "the command that came with the handshake")
+        assert sock.recv(12).startswith(b"HTTP/1.1 101")
 
 
 def test_the_relay_takes_only_the_pages_own_origin(relay):
@@ -736,7 +759,7 @@ def test_a_page_sending_thousands_of_commands_is_held_to_the_rate_and_told(relay
 
 
 def test_a_client_that_does_not_read_is_dropped_and_the_others_go_on(runtime, board, monkeypatch):
-    monkeypatch.setattr(wsock, "CLOSE_WAIT", 120.0)           # let it read the backlog to its close frame
+    monkeypatch.setattr(webserver, "CLOSE_WAIT", 120.0)           # let it read the backlog to its close frame
     notes = []
     with webserver.serving(runtime=runtime, port=0, board=board.url, log=notes.append, queue_limit=32) as s:
         slow = Client(s.port, rcvbuf=4096)
@@ -756,12 +779,6 @@ def test_a_client_that_does_not_read_is_dropped_and_the_others_go_on(runtime, bo
 
 
 # the relay and the real firmware -------------------------------------------------------------
-
-@pytest.fixture(scope="module")
-def pico(tmp_path_factory):
-    with deployed_pico(tmp_path_factory.mktemp("web")) as p:
-        yield p
-
 
 def test_a_game_through_the_relay_on_the_virtual_pico(runtime, pico):
     notes = []
@@ -847,6 +864,7 @@ def test_the_board_is_restarted_only_when_asked(runtime, pico):
     assert fresh[-1]["contest_ms"] == 1500                    # the firmware started afresh
 
 
+@pytest.mark.vpico
 def test_the_board_going_away_is_told_and_its_return_too(runtime, board, tmp_path):
     notes = []
     pico = VirtualPico(tmp_path / "flash").start()
@@ -925,8 +943,8 @@ def test_the_command_refuses_what_it_cannot_serve(runtime, tmp_path):
 
 def test_the_cli_loads_no_server_code_until_web_is_asked_for():
     code = ("import sys, courtside_host.cli as c; c.main(['--version']); "
-            "print(sorted(m for m in sys.modules if m.startswith(('asyncio', 'courtside_host.web', "
-            "'courtside_host.wsock'))))")
+            "print(sorted(m for m in sys.modules if m.startswith(('asyncio', 'courtside_host.web', 'h11', "
+            "'websockets'))))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True)
     assert out.stdout.splitlines()[-1] == "[]"
     helped = cli("--help")

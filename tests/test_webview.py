@@ -1,4 +1,4 @@
-"""The web page's view (``courtside_host.webview``): the one renderer, run in the page by
+"""The web page's view (``courtside_host.views.webview``): the one renderer, run in the page by
 MicroPython, says the same as on CPython, and says what a table needs to see."""
 
 import json
@@ -6,14 +6,14 @@ import subprocess
 import sys
 
 from conftest import FIRMWARE, ROOT, simulate
-from courtside_host import render, webview
+from courtside_host.views import render, webview
 
 HOST = ROOT / "host"
 
 # Every line through the view, and the view's state after it, one JSON text per line.
 DRIVER = """
 import sys
-from courtside_host.webview import View
+from courtside_host.views.webview import View
 view = View()
 view.name(1, "Ann")
 with open(sys.argv[-1]) as f:

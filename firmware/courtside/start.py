@@ -50,7 +50,7 @@ def _start(pins_path, settings_path):
     if ON_BOARD:
         try:
             from courtside.hw import pico
-        except Exception as e:  # noqa: BLE001 - anything at all must leave a usable REPL
+        except Exception as e:
             return _error("cannot load the Pico layer: %r; fix it with: courtside deploy" % e)
         if pico.main_held(pins):
             pico.watchdog_off()
@@ -98,7 +98,7 @@ def _run(hw, pins, settings, settings_path, rng_source):
         asyncio.run(driver.run(core, hw) if ON_BOARD else _virtual(core, hw))
     except KeyboardInterrupt:
         print("courtside: stopped, the REPL is free")
-    except Exception as e:  # noqa: BLE001 - whatever it was, the board must come back
+    except Exception as e:
         failed = True
         core = None
         _error("courtside stopped on %r; starting again" % e)

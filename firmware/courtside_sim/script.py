@@ -48,7 +48,7 @@ def _decode(number, raw):
     # loaded before the flash that holds them is mounted.
     from courtside.text import utf8
     try:
-        return utf8(raw).strip(" \t\r\n")  # noqa: B005 - ASCII blanks only
+        return utf8(raw).strip(" \t\r\n")
     except UnicodeError:
         raise ScriptError("script line %d: not UTF-8 text" % number) from None
 

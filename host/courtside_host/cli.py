@@ -1,6 +1,6 @@
 """The ``courtside`` command: one entry point for every laptop tool.
 
-Each subcommand lives in its own module ``courtside_host.cmd_<name>`` (or ``sim``) with
+Each subcommand lives in its own module ``courtside_host.commands.<name>`` with
 ``add_arguments(parser)`` and ``run(args) -> exit status``; modules load only when used,
 so ``courtside deploy`` pays for deploy's imports and nobody else's (``python -X importtime``
 shows it). ``courtside --version`` says which Courtside this is and where its firmware is.
@@ -11,17 +11,17 @@ import importlib
 import sys
 
 COMMANDS = {
-    "sim": ("courtside_host.sim", "run the firmware on this computer: keyboard and terminal, or a script"),
-    "deploy": ("courtside_host.cmd_deploy", "compile and copy the firmware to a Pico, then check it answers"),
-    "flash": ("courtside_host.cmd_flash", "copy a MicroPython .uf2 to a Pico in BOOTSEL mode"),
-    "monitor": ("courtside_host.cmd_monitor", "show the live event stream and save it to a log"),
-    "replay": ("courtside_host.cmd_replay", "re-judge a saved log, optionally with other settings"),
-    "doctor": ("courtside_host.cmd_doctor", "what is connected, which versions, is the pin map sound"),
-    "analyse": ("courtside_host.cmd_analyse", "Deathball balance: many automatic games, win rates by seat"),
-    "pins": ("courtside_host.cmd_pins", "check a pin map, regenerate the pin table and wiring picture"),
-    "bringup": ("courtside_host.cmd_bringup", "test every LED, tone and button of a newly built unit"),
-    "vpico": ("courtside_host.cmd_vpico", "a virtual Pico on a pseudo-terminal, to try tools on"),
-    "web": ("courtside_host.cmd_web", "the game in a web browser, and a relay from the page to a board"),
+    "sim": "run the firmware on this computer: keyboard and terminal, or a script",
+    "deploy": "compile and copy the firmware to a Pico, then check it answers",
+    "flash": "copy a MicroPython .uf2 to a Pico in BOOTSEL mode",
+    "monitor": "show the live event stream and save it to a log",
+    "replay": "re-judge a saved log, optionally with other settings",
+    "doctor": "what is connected, which versions, is the pin map sound",
+    "analyse": "Deathball balance: many automatic games, win rates by seat",
+    "pins": "check a pin map, regenerate the pin table and wiring picture",
+    "bringup": "test every LED, tone and button of a newly built unit",
+    "vpico": "a virtual Pico on a pseudo-terminal, to try tools on",
+    "web": "the game in a web browser, and a relay from the page to a board",
 }
 
 
@@ -41,7 +41,7 @@ def version():
 
 
 def _unix_port_missing():
-    from courtside_host.vpico import micropython_binary
+    from courtside_host.vpico.runner import micropython_binary
     try:
         micropython_binary()
     except RuntimeError:
@@ -56,12 +56,12 @@ def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
     wanted = argv[0] if argv and argv[0] in COMMANDS else None
     modules = {}
-    for name, (module, help_text) in COMMANDS.items():
+    for name, help_text in COMMANDS.items():
         if wanted and name != wanted:
             continue            # a command's own parser only: the others cost start-up time
         p = sub.add_parser(name, help=help_text, description=help_text)
         if name == wanted:
-            modules[name] = importlib.import_module(module)
+            modules[name] = importlib.import_module("courtside_host.commands." + name)
             modules[name].add_arguments(p)
     args = parser.parse_args(argv)
     if args.version:

@@ -223,7 +223,7 @@ def static_names(micropython, compiler=None):
     import tempfile
     from pathlib import Path
 
-    from courtside_host.deploy import Compiler
+    from courtside_host.link.deploy import Compiler
     compiler = compiler or Compiler()
     numbers = range(1, STATIC_PROBE)
     source = "".join("def f%d(): pass\n" % i for i in numbers)
@@ -284,7 +284,7 @@ def firmware_functions(firmware=None, micropython=None, march=MARCH):
     ``static_names``); without it those names read "#n"."""
     from pathlib import Path
 
-    from courtside_host import deploy
+    from courtside_host.link import deploy
     firmware = Path(firmware or deploy.FIRMWARE)
     compiler = deploy.Compiler()
     statics = static_names(micropython, compiler).__getitem__ if micropython else None

@@ -8,7 +8,7 @@ import sys
 
 sys.path.insert(0, sys.argv[1])
 
-from courtside_follow.follower import Follower  # noqa: E402
+from courtside_follow.follower import Follower
 
 
 def answers(f):

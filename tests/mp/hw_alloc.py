@@ -15,7 +15,7 @@ from courtside.hw import chain, native
 from courtside.hw.lines import Receiver, Sender
 from courtside.piostamp import Drain, Stamper
 from courtside.ring import Ring
-from measure import allocated  # noqa: E402
+from measure import allocated
 
 figures = {}
 

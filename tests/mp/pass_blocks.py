@@ -13,8 +13,8 @@ import json
 import sys
 
 sys.path.insert(0, sys.argv[1])
-import board_standins  # noqa: E402
-from blocks import blocks  # noqa: E402
+import board_standins
+from blocks import blocks
 
 board_standins.install()
 

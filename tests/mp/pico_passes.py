@@ -12,8 +12,8 @@ import time
 import micropython
 
 sys.path.insert(0, sys.argv[1])
-import board_standins  # noqa: E402
-from measure import allocated  # noqa: E402
+import board_standins
+from measure import allocated
 
 board_standins.install()
 DMA = board_standins.DMA

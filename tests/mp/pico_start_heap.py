@@ -12,7 +12,7 @@ import micropython
 
 sys.path.insert(0, sys.argv[1])
 
-import board_standins  # noqa: E402
+import board_standins
 
 board_standins.install()
 

@@ -114,7 +114,7 @@ def parse(text):
             "headings": headings, "ring": ring, "turn": turn, "round": rnd}
 
 
-def write(order, where, balls, headings, ring, turn, rnd=1, dead=None):  # noqa: PLR0917
+def write(order, where, balls, headings, ring, turn, rnd=1, dead=None):
     parts = []
     for box in order:
         at = square_name(where[box]) if box in where else "x" if dead is None or box in dead else "?"

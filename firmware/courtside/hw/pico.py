@@ -225,11 +225,11 @@ class Pico:
             capture = PioCapture(self.ring, pins)
             capture.start()
             self.capture = capture
-        except Exception as e:  # noqa: BLE001 - a map it cannot sample, no DMA channel, ...
+        except Exception as e:
             if capture is not None:
                 try:
                     capture.stop()
-                except Exception:  # noqa: BLE001 - it may have failed half way up
+                except Exception:
                     pass
             self._note("pio capture unavailable, using irq: %s" % repr(e))
 
@@ -238,7 +238,7 @@ class Pico:
         try:
             from courtside.hw import native
             return native
-        except Exception as e:  # noqa: BLE001 - .mpy for another -march, no native emitter
+        except Exception as e:
             self._note("native code unavailable, using bytecode: %s" % repr(e))
             return None
 

@@ -174,7 +174,7 @@ class PioCapture:
         # its timer, and the loop's next drain() (every step of its wait) raises it there.
         try:
             self._take()
-        except BaseException as e:  # noqa: BLE001 - handed to the loop, not swallowed
+        except BaseException as e:
             timer.deinit()
             self._timer = None
             self.failure = e

@@ -1,9 +1,0 @@
-"""``courtside vpico``: a virtual Pico on a pseudo-terminal, to try deploy and monitor
-without hardware.
-
-    courtside vpico board/ --link ./ttyACM0      # then: courtside deploy --port ./ttyACM0
-"""
-
-from courtside_host.vpico import add_arguments, run
-
-__all__ = ["add_arguments", "run"]

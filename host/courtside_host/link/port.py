@@ -1,0 +1,134 @@
+"""Finding the Pico and talking to it: serial ports, mpremote's transport, event lines.
+
+A Pico running MicroPython shows up as a USB serial port with Raspberry Pi's vendor id
+(0x2E8A). Everything on the board (files, code) goes through ``mpremote``'s own
+transport; the live event stream is read with pyserial on the same port.
+
+    port = find_port(args.port)                 # raises BoardError with a readable message
+    with connect(port) as link:                 # mpremote SerialTransport, in the raw REPL
+        print(link.eval("1+1"))
+"""
+
+import contextlib
+import os
+import time
+
+import serial
+import serial.tools.list_ports
+
+RASPBERRY_PI_VID = 0x2E8A
+
+
+class BoardError(Exception):
+    """Something about the board that the user must fix; the message says what."""
+
+
+def pico_ports():
+    """Serial ports that belong to a Raspberry Pi board, as (device, description)."""
+    found = []
+    for p in sorted(serial.tools.list_ports.comports()):
+        if p.vid == RASPBERRY_PI_VID:
+            found.append((p.device, p.description or p.product or "Pico"))
+    return found
+
+
+def real_path(port):
+    """Follow a symlink (``./ttyACM0`` -> ``/dev/pts/3``) so mpremote sees the device."""
+    return os.path.realpath(port) if os.path.islink(port) else port
+
+
+def find_port(port=None):
+    if port:
+        if "://" not in port and not os.path.exists(port):
+            raise BoardError("no serial port %s (is the board plugged in?)" % port)
+        return real_path(port)
+    ports = pico_ports()
+    if not ports:
+        raise BoardError("no Pico found: plug it in by USB, or give --port "
+                         "(a board in BOOTSEL mode needs MicroPython first: courtside flash)")
+    if len(ports) > 1:
+        raise BoardError("several Picos found (%s): choose one with --port"
+                         % ", ".join(d for d, _ in ports))
+    return ports[0][0]
+
+
+def wait_for_port(port=None, timeout=10.0, poll=0.05):
+    """Wait for a port to appear (after a reset or a flash); returns the device path."""
+    end = time.monotonic() + timeout
+    while True:
+        try:
+            return find_port(port)
+        except BoardError:
+            if time.monotonic() >= end:
+                raise
+        time.sleep(poll)
+
+
+@contextlib.contextmanager
+def connect(port, soft_reset=True):
+    """mpremote's serial transport on ``port``, in the raw REPL; left in the friendly REPL."""
+    from mpremote.transport import TransportError
+    from mpremote.transport_serial import SerialTransport
+    try:
+        link = SerialTransport(port, baudrate=115200)
+    except TransportError as e:
+        raise BoardError("cannot open %s: %s (another program may have it open)" % (port, e)) from None
+    try:
+        try:
+            link.enter_raw_repl(soft_reset=soft_reset)
+        except TransportError as e:
+            raise BoardError("the board on %s does not answer its REPL (%s); press reset, or "
+                             "hold the main-unit button while plugging in for safe mode"
+                             % (port, e)) from None
+        yield link
+    finally:
+        with contextlib.suppress(Exception):
+            if link.in_raw_repl:
+                link.exit_raw_repl()
+        with contextlib.suppress(Exception):
+            link.close()
+
+
+def event(line):
+    """The event in one line of output as a dict (with its ``ev`` and ``t``), or None for
+    anything else (REPL noise, a damaged line): ``courtside_follow.schema`` reads it."""
+    from courtside_follow.schema import record
+    if isinstance(line, bytes):
+        line = line.decode("utf-8", "replace")
+    return record(line)
+
+
+class Lines:
+    """Whole lines from a pyserial port, without blocking longer than asked."""
+
+    def __init__(self, ser):
+        self.ser = ser
+        self.buf = b""
+
+    def read(self, timeout):
+        """One line (bytes, without the line end) or None if none arrived in ``timeout`` s."""
+        end = time.monotonic() + timeout
+        while b"\n" not in self.buf:
+            left = end - time.monotonic()
+            if left <= 0:
+                return None
+            self.ser.timeout = min(left, 0.05)
+            chunk = self.ser.read(self.ser.in_waiting or 1)
+            if chunk:
+                self.buf += chunk
+        line, self.buf = self.buf.split(b"\n", 1)
+        return line.rstrip(b"\r")
+
+    def write_line(self, text):
+        self.ser.write(text.encode() + b"\n")
+        self.ser.flush()
+
+
+def start_firmware(ser):
+    """Ctrl-C (stop whatever runs), Ctrl-B (friendly REPL), Ctrl-D (soft reset: main.py)."""
+    ser.write(b"\r\x03")
+    time.sleep(0.05)
+    ser.write(b"\x02")
+    time.sleep(0.05)
+    ser.reset_input_buffer()
+    ser.write(b"\x04")

@@ -1,0 +1,1 @@
+"""Saved event streams: the log files (``eventlog``) and re-judging them (``replay``)."""

@@ -1,0 +1,337 @@
+"""The interactive simulator's face: keyboard in, an 80x24 terminal screen out.
+
+The firmware runs unchanged on the simulated board (``courtside_sim.board``); this module
+is its view and its keyboard. Everything it writes comes from the one renderer
+(``courtside_host.views.render``) over the one follower of the stream
+(``courtside_follow.follower``): the matrix in relative brightness (so a dim cue stays
+distinct from a bright one), a status line saying what the board waits for and what to do,
+a banner for the last verdict or the Deathball board's legend, a winner screen, a log of
+sentences and a help overlay (``?``).
+
+Keys: box 1 ``1 2 3 4``, box 2 ``q w e r``, box 3 ``a s d f``, box 4 ``z x c v`` (THROW
+DODGE CATCH PASS; in Deathball UP DOWN LEFT RIGHT); the arrow keys are the arrows of the
+box whose turn it is; Space the main button, ``m`` a long press of it; ``/`` types a
+command for the firmware, or ``/name 1 Ann`` to call box 1's player Ann on this screen
+(the stream keeps numbers); ``?`` help; Esc quits.
+"""
+
+import asyncio
+import os
+import sys
+import textwrap
+
+from courtside import pinmap
+from courtside import settings as config
+from courtside.core import usages
+from courtside_follow.follower import Follower
+
+from courtside_host.link.port import event
+from courtside_host.views import render
+
+WIDTH, HEIGHT = 80, 24
+LOG_LINES = 6
+BOX_KEYS = tuple(render.FACE["keys"])
+KEYS = {ch: (box, k) for box, row in enumerate(BOX_KEYS) for k, ch in enumerate(row)}
+ARROW_KEYS = {"\x1b[A": 0, "\x1b[B": 1, "\x1b[D": 2, "\x1b[C": 3}   # UP DOWN LEFT RIGHT
+def _wrapped(words, width):
+    """``words`` two spaces apart, in lines of at most ``width``; all but the first
+    indented two."""
+    lines, line = [], ""
+    for word in words:
+        if line and len(line) + 2 + len(word) > width:
+            lines.append(line)
+            line = " "
+        line = line + "  " + word if line else word
+    return lines + ([line] if line else [])
+
+
+HELP = (
+    "Keys",
+    "  box 1: 1 2 3 4   box 2: q w e r   box 3: a s d f   box 4: z x c v",
+    "  = THROW DODGE CATCH PASS in Dodge Ball, UP DOWN LEFT RIGHT in Deathball",
+    "  arrow keys: the arrows of the box whose turn it is",
+    "  Space: main button (start, ROLL)    m: long press (next mode, new game)",
+    "  /: a command, Enter sends it (/name 1 Ann names a player)  ?: help  Esc: quit",
+# The commands as the firmware's own help lists them (courtside.core.usages)
+) + tuple(_wrapped(["Commands after /:"] + usages(), WIDTH - 1)) + ("Press ? again to close.",)
+
+
+def _fg(rgb):
+    return "\x1b[38;2;%d;%d;%dm" % rgb
+
+
+def _fit(text, width=WIDTH - 1):
+    return text if len(text) <= width else text[:width - 1] + "…"
+
+
+class Terminal:
+    """The simulated board's view and keyboard."""
+
+    def __init__(self, args, names=None, source=os.urandom):
+        """``source`` gives the random bytes (dice, tie draws): the OS's, unless a test
+        needs one game's draws."""
+        from courtside_sim.live import LiveBoard
+        self.source = source
+        self.pins = pinmap.load(args.pins)
+        self.settings = config.merged(config.DEFAULTS, config.parse(args.set)) if args.set else None
+        self.sim = LiveBoard(self.pins, out=self.event, view=self, busy_ms=args.busy_ms)
+        self.mode = args.mode
+        if names is None:      # `courtside sim --name N=NAME`, where the command offers it
+            names = render.parse_names(getattr(args, "name", None) or [])
+        self.names = render.Names(names)
+        self.follow = Follower()
+        self.log = []           # event lines as received
+        self.story = []         # sentences, newest last
+        self.leds = [False] * self.pins.boxes
+        self.pixels = bytes(192)
+        self.note = ""
+        self.typing = None
+        self.help = False
+        self.dirty = True
+
+    # view callbacks from the simulated hardware ---------------------------------------
+
+    def frame(self, frame):
+        self.pixels = bytes(frame)
+        self.dirty = True
+
+    def led(self, box, on):
+        self.leds[box] = on
+        self.dirty = True
+
+    def tone(self, freq, ms):
+        self.note = "♪ %d Hz %d ms" % (freq, ms) if freq else ""
+        self.dirty = True
+
+    def event(self, text):
+        self.log.append(text)
+        del self.log[:-200]
+        ev = event(text)
+        if ev is not None:
+            self.follow.take(ev)
+            words = render.sentence(ev, self.names)
+            if words:   # a long sentence (the answer to `help`) wraps rather than being cut
+                self.story += textwrap.wrap(words, WIDTH - 1, subsequent_indent="  ")
+                del self.story[:-LOG_LINES]
+        self.dirty = True
+
+    # running ----------------------------------------------------------------------------
+
+    def main(self):
+        import termios
+        import tty
+        fd = sys.stdin.fileno()
+        saved = termios.tcgetattr(fd)
+        try:
+            tty.setcbreak(fd)
+            sys.stdout.write("\x1b[?25l\x1b[2J")
+            asyncio.run(self._run())
+        finally:
+            termios.tcsetattr(fd, termios.TCSADRAIN, saved)
+            sys.stdout.write("\x1b[?25h\x1b[0m\n")
+        return 0
+
+    def firmware(self):
+        """The core on the simulated board, as a coroutine that runs until cancelled."""
+        from courtside import driver
+        from courtside.core import Core
+        from courtside.fair import Fair
+        sim = self.sim
+        self.core = Core(self.pins, self.settings, Fair(self.source), now=sim.ticks_us(),
+                         levels=sim.levels(), capture=sim.capture.name, mode=self.mode)
+        return driver.run(self.core, sim)
+
+    async def _run(self):
+        loop = asyncio.get_running_loop()
+        self.stop = loop.create_future()
+        loop.add_reader(sys.stdin.fileno(), lambda: self.keys(os.read(sys.stdin.fileno(), 16)))
+        task = asyncio.create_task(self.firmware())
+        drawer = asyncio.create_task(self._draw_loop())
+        await self.stop
+        task.cancel()
+        drawer.cancel()
+
+    def keys(self, data):
+        """Bytes read from the keyboard: one key, or an arrow key's escape sequence."""
+        text = data.decode(errors="ignore")
+        if text in ARROW_KEYS and self.typing is None:
+            self.arrow(ARROW_KEYS[text])
+            return
+        for ch in text:
+            self.key(ch)
+
+    def arrow(self, k):
+        turn = render.mover(self.follow)
+        if turn and turn <= self.pins.boxes:
+            self._tap(4 * (turn - 1) + k, 0.08)
+        self.dirty = True
+
+    def key(self, ch):
+        if self.typing is not None:
+            self._typed(ch)
+        elif ch in ("\x1b", "\x03"):
+            stop = getattr(self, "stop", None)
+            if stop is not None and not stop.done():
+                stop.set_result(None)
+        elif ch == "?":
+            self.help = not self.help
+        elif ch == "/":
+            self.typing = ""
+        elif ch.lower() in KEYS:
+            box, k = KEYS[ch.lower()]
+            if box < self.pins.boxes:
+                self._tap(4 * box + k, 0.08)
+        elif ch == " ":
+            self._tap(self.pins.main_id, 0.08)
+        elif ch == "m":
+            self._tap(self.pins.main_id, self.core.settings["long_ms"] / 1000 + 0.2)
+        self.dirty = True
+
+    def _typed(self, ch):
+        if ch in ("\r", "\n"):
+            line, self.typing = self.typing, None
+            words = line.split(None, 2)
+            if words[:1] == ["name"]:       # the screen's own command: not for the firmware
+                self._name(words)
+            else:
+                self.sim.feed_line(line)
+        elif ch in ("\x7f", "\b"):
+            self.typing = self.typing[:-1]
+        elif ch == "\x1b":
+            self.typing = None
+        elif ch.isprintable():
+            self.typing = (self.typing + ch)[:WIDTH - 12]
+
+    def _name(self, words):
+        try:
+            self.names.given.update(render.parse_names(["=".join(words[1:])]))
+            self.note = ""
+        except ValueError as e:
+            self.note = "name: %s (e.g. /name 1 Ann)" % e
+
+    def _tap(self, button, seconds):
+        self.sim.inject(button, True)
+        asyncio.get_running_loop().call_later(seconds, self.sim.inject, button, False)
+
+    async def _draw_loop(self):
+        while True:
+            if self.dirty:
+                self.dirty = False
+                sys.stdout.write(self.render())
+                sys.stdout.flush()
+            await asyncio.sleep(0.03)
+
+    # drawing --------------------------------------------------------------------------
+
+    def render(self):
+        """The whole screen: exactly HEIGHT lines of at most WIDTH - 1 columns."""
+        lines = [self._title()]
+        side = self._side()
+        matrix = self._matrix()
+        for i in range(9):
+            right = side[i] if i < len(side) else ""
+            lines.append(matrix[i] + "  " + right)
+        lines.append("")
+        body = [_fit(h) for h in HELP] if self.help else self._boxes() + self._log()
+        lines += body
+        while len(lines) < HEIGHT - 3:
+            lines.append("")
+        lines = lines[:HEIGHT - 3]
+        lines.append("\x1b[1m▶ " + _fit(render.status(self.follow, self.names), WIDTH - 3) + "\x1b[0m")
+        lines.append(_fit("  " + self.note))
+        if self.typing is not None:
+            lines.append("command> " + self.typing)
+        else:
+            lines.append("\x1b[2m? help   / command   Space main button   m long press   Esc quits\x1b[0m")
+        return "\x1b[H" + "\r\n".join(line + "\x1b[0m\x1b[K" for line in lines) + "\x1b[J"
+
+    def _title(self):
+        f = self.follow
+        stage = render.stage(f)
+        stage = "" if stage == "die" else stage
+        text = "Courtside simulator · %s%s" % (render.mode_name(f.mode), " · " + stage if stage else "")
+        return "\x1b[1m" + _fit(text) + "\x1b[0m"
+
+    def _matrix(self):
+        """9 lines of 18 visible columns: row numbers, 8 pixels of 2 cells, the letters."""
+        rows = []
+        cells = render.cells(self.pixels)
+        off = _fg(tuple(render.FACE["off"])) + "··"
+        referee = self.follow.mode == "referee"
+        for y in range(8):
+            row = ["%d " % (8 - y) if referee else "  "]
+            for x in range(8):
+                rgb = cells[8 * y + x]
+                row.append(off if rgb is None else _fg(rgb) + "██")
+            rows.append("".join(row) + "\x1b[0m")
+        rows.append("  a b c d e f g h " if referee else " " * 18)
+        return rows
+
+    def _side(self):
+        """Up to 9 lines (58 columns) beside the matrix."""
+        f = self.follow
+        n = self.names
+        if render.winner_sentence(f, n) is not None:      # once the board has shown the end
+            who = n.label(f.winner) if f.winner else "nobody"
+            colour = _fg(render.rgb(f.winner))
+            return ["", "\x1b[1m  ★  W I N N E R  ★\x1b[0m", "", "  " + colour + "\x1b[1m" + who + "\x1b[0m",
+                    "", "  " + _fit(render.winner_sentence(f, n), 56)]
+        if f.board is not None:
+            return self._legend()
+        if f.contest is not None and f.mode == "dodgeball":
+            out = ["\x1b[1mCONTEST %s\x1b[0m  open: judged when its window closes" % f.contest["c"]]
+            for ev in f.contest["presses"][:8]:
+                lag = "first" if not ev.get("lag") else "+" + render.ms(ev["lag"])
+                mark = "  EARLY?" if ev.get("early") else ""
+                out.append(_fg(render.rgb(ev.get("p"))) + _fit("%-18s %-6s %s%s" % (
+                    n.label(ev.get("p"))[:18], ev.get("b"), lag, mark), 58))
+            return out
+        if f.verdict is not None and f.mode == "dodgeball":
+            v = f.verdict
+            out = ["\x1b[1mCONTEST %s\x1b[0m  tie window %s" % (v.get("c"), render.ms(v.get("tie_us", 0)))]
+            for line, o in zip(render.verdict_lines(v, n), v.get("order", []) + [{}] * 8):
+                colour = _fg(render.rgb(o.get("p"))) if o else "\x1b[1;33m"
+                out.append(colour + _fit(line, 58) + "\x1b[0m")
+            return out[:9]
+        if f.phase == "lobby":
+            joined = [n.label(p) for p in f.players]
+            return ["Joined: " + (", ".join(joined) if joined else "nobody yet"),
+                    "", "Each box joins with any of its buttons;", "2 to 4 players, then Space."]
+        return []
+
+    def _legend(self):
+        """The board as the follower has it (the run's end, while the matrix still shows
+        the run: then the legend says so)."""
+        f = self.follow
+        board = f.board
+        n = self.names
+        where = render.figures(board)
+        mover = render.mover(f)
+        mark = "  ◀ to set up" if f.phase == "setup" else "  ◀ to move"
+        out = []
+        for p in sorted(set(f.players) | set(where)):
+            out.append(_fg(render.rgb(p)) + _fit("%s %s on %s%s" % (
+                p, n.label(p), where.get(p, "out"), mark if p == mover else ""), 58))
+        for i, square, heading in render.balls(board):
+            out.append("@ ball %d on %s heading %s (+ its next square)" % (i, square, heading))
+        if board.ring:
+            out.append("dim: outside the " + render.FACE["rings"][str(board.ring)])
+        if f.busy is not None:
+            out.append("\x1b[1mwait: %s\x1b[0m (above: where it ends)" % f.busy)
+        return out[:9]
+
+    def _boxes(self):
+        out = []
+        for box in range(self.pins.boxes):
+            p = box + 1
+            colour = _fg(render.rgb(p))
+            lamp = colour + "●\x1b[0m" if self.leds[box] else "○"
+            keys = " ".join(BOX_KEYS[box])
+            turn = "  ◀ arrow keys" if render.mover(self.follow) == p else ""
+            label = _fit(self.names.label(p), 24)
+            out.append("box %d %s %s%-24s\x1b[0m keys %s%s" % (p, lamp, colour, label, keys, turn))
+        return out
+
+    def _log(self):
+        return ["\x1b[2m" + _fit(s) + "\x1b[0m" if i < len(self.story) - 1 else _fit(s)
+                for i, s in enumerate(self.story[-LOG_LINES:])]

@@ -1,0 +1,105 @@
+"""A contest as a picture, to settle an argument: the presses on a microsecond axis.
+
+One lane per player (in the player's colour and name), each press a dot at its lag
+behind the contest's first press, labelled with its rank, button and lag; the tie window
+after each rank's first press shaded, so anyone can see which presses fell inside it;
+ties and early answers marked. Plain SVG (no script, no fonts beyond sans-serif), so it
+opens in any browser and prints.
+
+    svg = timeline.draw(verdict, names=render.Names({1: "Ann"}), title="contest 3")
+    Path("contest3.svg").write_text(svg)
+"""
+
+from xml.sax.saxutils import escape
+
+from courtside_host.views import render
+
+_W = 900
+_LEFT = 170           # room for the lane names
+_RIGHT = 40
+_LANE = 54
+_TOP = 64
+
+
+def _nice_step(span):
+    """A round tick step (1, 2 or 5 times a power of ten) for about 6 ticks over ``span``."""
+    raw = max(span / 6.0, 1.0)
+    power = 1
+    while power * 10 <= raw:
+        power *= 10
+    for k in (1, 2, 5, 10):
+        if k * power >= raw:
+            return k * power
+    return 10 * power
+
+
+def _label(us):
+    return "%g ms" % (us / 1000.0) if us >= 1000 or us == 0 else "%d µs" % us
+
+
+def draw(verdict, names=None, title=None, settings=None):
+    """The SVG text for one ``verdict`` event (its ``order`` and ``tie_us``)."""
+    names = names or render.Names()
+    order = verdict.get("order", [])
+    tie_us = verdict.get("tie_us", 0)
+    players = []
+    for o in order:
+        if o.get("p") not in players:
+            players.append(o.get("p"))
+    players.sort()
+    last = max([o.get("lag", 0) for o in order] + [0])
+    span = max(last + tie_us, 1) * 1.08
+    height = _TOP + _LANE * len(players) + 56
+
+    def x(us):
+        return _LEFT + (_W - _LEFT - _RIGHT) * us / span
+
+    out = ['<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" '
+           'font-family="sans-serif" font-size="13">' % (_W, height, _W, height),
+           '<rect width="100%" height="100%" fill="white"/>',
+           '<text x="12" y="24" font-size="16" font-weight="bold">%s</text>'
+           % escape(title or render.contest_heading(verdict, settings))]
+    out.append('<text x="12" y="44" fill="#555">each dot a press at its lag behind the first; '
+               'shaded: the tie window (%s) after each rank\'s first press</text>' % _label(tie_us))
+    bottom = _TOP + _LANE * len(players)
+    seen_ranks = set()
+    for o in order:                                   # the tie windows, under everything
+        if o.get("rank") in seen_ranks:
+            continue
+        seen_ranks.add(o.get("rank"))
+        lag = o.get("lag", 0)
+        out.append('<rect class="tie-window" x="%.1f" y="%d" width="%.1f" height="%d" fill="%s" '
+                   'fill-opacity="0.35"/>' % (x(lag), _TOP - 6, max(x(lag + tie_us) - x(lag), 1.0),
+                                              bottom - _TOP + 12, "#c9a0dc" if o.get("tie") else "#dddddd"))
+    for i, p in enumerate(players):                    # lanes
+        y = _TOP + _LANE * i + _LANE // 2
+        colour = "#%02x%02x%02x" % render.rgb(p)
+        out.append('<line class="lane" x1="%d" y1="%d" x2="%d" y2="%d" stroke="%s" stroke-width="2"/>'
+                   % (_LEFT, y, _W - _RIGHT, y, colour))
+        out.append('<text x="12" y="%d" fill="%s" font-weight="bold">%s</text>'
+                   % (y + 5, colour, escape(names.label(p))))
+    step = _nice_step(span)                            # the axis
+    out.append('<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="black"/>' % (_LEFT, bottom + 8, _W - _RIGHT,
+                                                                             bottom + 8))
+    tick = 0
+    while tick <= span:
+        out.append('<line x1="%.1f" y1="%d" x2="%.1f" y2="%d" stroke="black"/>'
+                   % (x(tick), bottom + 4, x(tick), bottom + 12))
+        out.append('<text x="%.1f" y="%d" text-anchor="middle" fill="#333">%s</text>'
+                   % (x(tick), bottom + 28, _label(tick)))
+        tick += step
+    for o in order:                                    # the presses
+        p = o.get("p")
+        y = _TOP + _LANE * players.index(p) + _LANE // 2
+        colour = "#%02x%02x%02x" % render.rgb(p)
+        words = "%s%s %s" % ("=" if o.get("tie") else "", render.rank_word(o.get("rank", 0)), o.get("b"))
+        lag = o.get("lag", 0)
+        words += " +%s" % _label(lag) if lag else " (first)"
+        if o.get("early"):
+            words += " EARLY: " + render.early_words(o["early"])
+        out.append('<circle class="press" cx="%.1f" cy="%d" r="7" fill="%s" stroke="black"/>'
+                   % (x(lag), y, colour))
+        out.append('<text class="label" x="%.1f" y="%d" fill="black">%s</text>'
+                   % (x(lag) + 10, y - 10, escape(words)))
+    out.append("</svg>")
+    return "\n".join(out) + "\n"

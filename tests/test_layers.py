@@ -1,0 +1,160 @@
+"""The laptop package's layers, read from its source: no import cycles among the modules of
+``courtside_host`` (imports inside functions count too), and no library module importing a
+command (``courtside_host.commands``: only ``cli`` and the commands themselves may); and
+the subpackages as layers (no two import each other; ``link`` stands on nothing but
+``paths``, the views on ``link`` at most).
+
+The graph is built from the AST, so a module is never run to be checked; ``vpico/pico/``
+holds the virtual Pico's board-side scripts, run by the MicroPython unix port, not modules
+of this package."""
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGE = ROOT / "host" / "courtside_host"
+NAME = "courtside_host"
+BOARD_SIDE = PACKAGE / "vpico" / "pico"
+
+
+def module_name(path):
+    rel = path.relative_to(PACKAGE).with_suffix("")
+    parts = [NAME, *rel.parts]
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def modules(package=PACKAGE):
+    """Every module of the package: name -> path."""
+    found = {}
+    for path in sorted(package.rglob("*.py")):
+        if BOARD_SIDE in path.parents or "__pycache__" in path.parts:
+            continue
+        found[module_name(path)] = path
+    return found
+
+
+def imported(path, name, known):
+    """The package's modules that the module ``name`` at ``path`` imports, anywhere in it."""
+    is_package = path.name == "__init__.py"
+    here = name if is_package else name.rpartition(".")[0]
+    out = set()
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.Import):
+            targets = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = here
+                for _ in range(node.level - 1):
+                    base = base.rpartition(".")[0]
+                source = base + ("." + node.module if node.module else "")
+            else:
+                source = node.module or ""
+            # ``from package import name``: name is a module when there is one by that name
+            targets = [source + "." + alias.name if source + "." + alias.name in known else source
+                       for alias in node.names]
+        else:
+            continue
+        out.update(t for t in targets if t in known and t != name)
+    return out
+
+
+def graph(package=PACKAGE):
+    known = modules(package)
+    return {name: imported(path, name, known) for name, path in known.items()}
+
+
+def cycles(edges):
+    """Each strongly connected set of more than one module (or a module importing itself)."""
+    index, low, stack, on, found = {}, {}, [], set(), []
+
+    def visit(v):
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on.add(v)
+        for w in sorted(edges.get(v, ())):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            group = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                group.append(w)
+                if w == v:
+                    break
+            if len(group) > 1 or v in edges.get(v, ()):
+                found.append(sorted(group))
+
+    for v in sorted(edges):
+        if v not in index:
+            visit(v)
+    return found
+
+
+def is_command(name):
+    return name == NAME + ".commands" or name.startswith(NAME + ".commands.")
+
+
+def test_the_graph_is_read_from_the_package():
+    edges = graph()
+    assert len(edges) > 40
+    # a few edges known to be there, of each import form
+    assert NAME + ".link.port" in edges[NAME + ".commands.deploy"]      # from PACKAGE.MODULE import
+    assert NAME + ".link.manifest" in edges[NAME + ".link.deploy"]      # from PACKAGE import MODULE
+    assert NAME + ".hwdocs.parts" in edges[NAME + ".hwdocs.layout"]     # from .MODULE import
+    assert NAME + ".views.render" in edges[NAME + ".views.monitor"]
+    assert NAME + ".vpico.runner" in edges[NAME + ".cli"]               # inside a function
+
+
+def test_no_import_cycles():
+    assert cycles(graph()) == []
+
+
+def package_of(name):
+    """The subpackage a module is in (``link``, ``views``, ...), or the module itself at the top."""
+    return name.split(".")[1] if name != NAME else NAME
+
+
+def test_the_packages_are_layers():
+    """Not only modules: no two packages import each other, even through different modules."""
+    edges = {}
+    for name, targets in graph().items():
+        edges.setdefault(package_of(name), set()).update(
+            package_of(t) for t in targets if package_of(t) != package_of(name))
+    assert cycles(edges) == []
+    assert "commands" not in set().union(*(v for k, v in edges.items() if k != "cli"))
+    assert edges["link"] <= {"paths"} and edges["views"] <= {"link", "paths"}
+
+
+def test_no_library_module_imports_a_command():
+    edges = graph()
+    wrong = {name: sorted(filter(is_command, targets)) for name, targets in edges.items()
+             if name != NAME + ".cli" and not is_command(name) and any(map(is_command, targets))}
+    assert wrong == {}
+
+
+@pytest.mark.parametrize("source, expect", [
+    ("import courtside_host.b\n", {"courtside_host.b"}),
+    ("from courtside_host import b\n", {"courtside_host.b"}),
+    ("def f():\n    from . import b\n", {"courtside_host.b"}),
+    ("from .b import x\n", {"courtside_host.b"}),
+    ("from courtside_host.b import x as y\n", {"courtside_host.b"}),
+])
+def test_each_import_form_is_an_edge(tmp_path, source, expect):
+    (tmp_path / "a.py").write_text(source)
+    (tmp_path / "b.py").write_text("x = 1\n")
+    known = {"courtside_host.a": tmp_path / "a.py", "courtside_host.b": tmp_path / "b.py"}
+    assert imported(tmp_path / "a.py", "courtside_host.a", known) == expect
+
+
+def test_a_cycle_and_a_library_importing_a_command_are_found():
+    assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+    assert cycles({"a": {"a"}}) == [["a"]]
+    assert cycles({"a": {"b"}, "b": set()}) == []
