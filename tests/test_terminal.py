@@ -11,6 +11,7 @@ import asyncio
 import re
 
 import pyte
+import pytest
 from conftest import ROOT
 from courtside import display
 from courtside.deathball import view
@@ -197,6 +198,7 @@ def test_the_winner_screen_clears_when_a_new_game_starts():
     assert lines[21].startswith("▶ wait: ROLL for initiative.")
 
 
+@pytest.mark.slow          # the matrix shows the initiative rolls for seconds
 def test_the_status_says_whose_set_up_turn_it_is():
     term = make_terminal("referee", {2: "Bo"})
     rolled = []
