@@ -236,6 +236,18 @@ def test_a_set_up_turn_and_ready_in_the_worked_game():
     assert all(w == fo.BUSY_RUN for kind, w in said[turn:after] if kind == "refuse")
 
 
+def test_take_feeds_only_what_the_schema_accepts():
+    """``take``: a record checked against the session's stream, then fed; a record the
+    schema refuses changes nothing and says why."""
+    f = fo.Follower()
+    assert f.take({"ev": "mode", "t": 5, "mode": "dodgeball"}) is None
+    assert (f.mode, f.phase, f.events) == ("dodgeball", "lobby", 1)
+    assert f.take({"ev": "join", "t": 6, "p": "two"}) is not None        # not a player
+    assert f.take({"ev": "join", "t": 6}) is not None                     # p missing
+    assert (f.players, f.events) == ([], 1)
+    assert f.take({"ev": "join", "t": 7, "p": 2}) is None and f.players == [2]
+
+
 def test_a_stream_before_version_4_is_followed_through_its_set_up():
     """Stream 3 said no set-up turn and no ``ready``, and its ``turn`` had no phase: the
     follower reads whose set-up turn it is from the order and the figures placed."""

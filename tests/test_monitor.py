@@ -75,13 +75,14 @@ def test_events_read_as_people_want_them():
     assert "PASS is stuck" in shown({"ev": "stuck", "t": 0, "p": 2, "b": "PASS"})
     assert "box fault, 3 buttons" in shown({"ev": "fault", "t": 0, "kind": "box", "p": 1, "closed": 3})
     assert "DROPPED 5" in shown({"ev": "overflow", "t": 0, "dropped": 9, "new": 5})
-    board = shown({"ev": "position", "t": 0, "text": "1@c1 2@d3 3@x *b8n *g8s r0 t2"}).splitlines()
+    board = shown({"ev": "position", "t": 0, "phase": "play",
+                   "text": "1@c1 2@d3 3@x *b8n *g8s r0 t2"}).splitlines()
     rows = {r.split()[0]: r.split()[1:] for r in board if r[:1].isdigit()}
     assert rows["1"] == [".", ".", "1", ".", ".", ".", ".", "."]
     assert rows["8"] == [".", "@", ".", ".", ".", ".", "@", "."]
     assert rows["7"] == [".", ".", ".", ".", ".", ".", "+", "."]     # ball 2's next square
     assert board[-1].split() == list("abcdefgh")
-    setup = shown({"ev": "position", "t": 0, "text": "1@c1 2@? *b8n *g8n r0"})
+    setup = shown({"ev": "position", "t": 0, "phase": "setup", "text": "1@c1 2@? *b8n *g8n r0"})
     assert "Position: 1@c1 2@?" in setup   # too few placed to draw: shown as text
 
 
@@ -115,6 +116,29 @@ def test_the_deathball_board_is_drawn_live_from_a_game_stream():
     rows = {r.split()[0]: r.split()[1:] for r in last if r[:1].isdigit()}
     assert rows["3"][2] == "1" and rows["3"][4] == "2"          # c3 and e3
     assert rows["2"][2] == "3" and rows["2"][1] == "@" and rows["2"][6] == "@"   # c2; balls b2, g2
+
+
+def test_the_monitor_says_what_the_board_waits_for():
+    """Each time it changes: whose set-up turn it is, that the balls are moving through
+    the run (no one to move until the board takes presses again), the winner once shown."""
+    run = simulate(sys.executable, str(ROOT / "tests" / "scripts" / "deathball_game.jsonl"))
+    mon = monitor.Monitor(render.Names({2: "Bo"}))
+    console = Console(width=160, record=True, color_system=None)
+    for text in run.stdout.splitlines():
+        for thing in mon.show(json.loads(text)):
+            console.print(thing)
+    lines = console.export_text().splitlines()
+    said = [line.strip() for line in lines if line.startswith("  wait: ")]
+    assert said.index("wait: Player 1 (red) to set up. LEFT/RIGHT pick a square, UP/DOWN places.") \
+        < said.index("wait: Bo (yellow) to set up. LEFT/RIGHT pick a square, UP/DOWN places.")
+    first = lines.index(next(line for line in lines if "Ball 1 bounces" in line))
+    assert lines[first + 1].strip() == "wait: the balls are moving. ROLL (Space) skips to the end of the run."
+    ready = next(i for i, line in enumerate(lines) if i > first and "takes Player 1 (red)'s presses" in line)
+    assert not any(line.startswith("  wait: ") for line in lines[first + 2:ready])   # through the run
+    assert lines[ready + 1].strip().startswith("wait: Player 1 (red) to move.")
+    assert said[-1] == "wait: ROLL for a new game. Game over: Player 3 (green) wins the game!"
+    assert not any("initiative" in s for s in said[said.index(
+        "wait: Player 1 (red) to set up. LEFT/RIGHT pick a square, UP/DOWN places."):])
 
 
 def test_typed_lines_split_as_sent_lines_do():

@@ -1,6 +1,6 @@
-"""The one renderer on recorded streams of both games: sentences, the game followed from
-the stream, the Deathball board rebuilt from it, relative brightness, and its choices as
-data a web page can share."""
+"""The one renderer on recorded streams of both games: sentences, the status line and the
+Deathball board drawn from the one follower of the stream (``courtside_follow``), relative
+brightness, and its choices as data a web page can share."""
 
 import json
 import subprocess
@@ -9,7 +9,9 @@ import sys
 import pytest
 from conftest import FIRMWARE, ROOT, simulate
 from courtside import display, events
-from courtside.deathball import view
+from courtside.deathball import notation, view
+from courtside_follow import face
+from courtside_follow.follower import Follower
 from courtside_host.views import render
 
 SCRIPTS = ROOT / "tests" / "scripts"
@@ -21,7 +23,7 @@ def stream(name):
 
 
 def test_every_kind_of_event_has_its_sentence():
-    assert set(events.kinds()) <= set(render._SENTENCES) | set(render.QUIET)
+    assert set(events.kinds()) <= set(face._SENTENCES) | set(render.QUIET)
 
 
 @pytest.mark.parametrize("name", ["dodgeball_round", "deathball_game", "deathball_shrink"])
@@ -36,16 +38,18 @@ def test_a_recorded_game_reads_as_sentences(name):
         assert "None" not in text and "Player 1" not in text, (ev, text)   # Ann is Ann everywhere
 
 
-def test_the_game_is_followed_from_a_dodgeball_stream():
-    game = render.Game(render.Names({2: "Bo"}))
+def test_the_status_line_follows_a_dodgeball_stream():
+    f = Follower()
+    names = render.Names({2: "Bo"})
     statuses = []
     for ev in stream("dodgeball_round"):
-        game.feed(ev)
-        statuses.append(game.status())
-    assert statuses[2].startswith("Press a button on your box to join")
-    assert any(s.startswith("Play: press the button") for s in statuses)
-    assert game.verdict["ev"] == "verdict" and game.settings["tie_us"] == 500
-    lines = render.verdict_lines(game.verdict, game.names)
+        assert f.take(ev) is None, ev
+        statuses.append(render.status(f, names))
+    assert all(s.startswith("wait: ") for s in statuses)
+    assert "Press a button on your box to join" in statuses[2]
+    assert any(s.startswith("wait: a press. Play: press the button") for s in statuses)
+    assert f.verdict["ev"] == "verdict" and f.settings["tie_us"] == 500
+    lines = render.verdict_lines(f.verdict, names)
     assert lines[0].split()[:2] == ["FIRST", "Bo"]
 
 
@@ -64,23 +68,49 @@ def test_early_answers_are_named_by_their_reason():
 
 
 @pytest.mark.parametrize("name", ["deathball_game", "deathball_shrink"])
-def test_the_deathball_board_follows_the_stream(name):
-    board = render.Positions()
-    game = render.Game()
+def test_the_deathball_board_is_drawn_as_the_follower_has_it(name):
+    f = Follower()
     positions = 0
     for ev in stream(name):
-        board.feed(ev)
-        game.feed(ev)
+        f.take(ev)
         if ev["ev"] == "position":       # the referee's own word for the board: they agree
             positions += 1
-            pos = render.Positions.read(ev["text"])
-            assert {p + 1 for p in pos["where"]} == set(board.where), ev
-            assert {render.notation.square_name(sq) for sq in pos["balls"]} == \
-                {b[0] for b in board.balls.values()}
-            assert pos["ring"] == board.ring
+            pos = notation.parse(" ".join(t for t in ev["text"].split() if not t.endswith("@?")))
+            drawn = render.grid(f.board)
+            assert {p + 1 for p in pos["where"] if pos["where"][p] >= 0} == \
+                {what for char, what in drawn.values() if isinstance(what, int)}, ev
+            assert {notation.square_name(sq) for sq in pos["balls"]} == \
+                {sq for sq, (char, what) in drawn.items() if char == "@"}
+            assert pos["ring"] == f.board.ring
+            rows = render.rows(f.board)
+            assert len(rows) == 9 and rows[-1] == "  a b c d e f g h"
+            assert sum(row[2:].count("@") for row in rows) == 2
     assert positions >= 2
     if name == "deathball_game":
-        assert game.winner is not None and game.status().startswith("Game over: ")
+        assert render.status(f).startswith("wait: ROLL for a new game. Game over: ")
+
+
+def test_the_status_line_says_who_sets_up_and_when_the_balls_move():
+    """Through set-up the status says whose set-up turn it is (not ROLL for initiative);
+    from the round's last move until ``ready`` it says the balls are moving, and names
+    nobody to move; after ``ready`` the next mover."""
+    f = Follower()
+    names = render.Names({2: "Bo"})
+    said = []
+    for ev in stream("deathball_game"):
+        f.take(ev)
+        said.append((ev["ev"], render.status(f, names)))
+        if ev["ev"] == "ready" and f.phase == "play":
+            break
+    setups = [s for kind, s in said if kind == "setup"]
+    assert setups[:2] == ["wait: Bo (yellow) to set up. LEFT/RIGHT pick a square, UP/DOWN places.",
+                          "wait: Player 3 (green) to set up. LEFT/RIGHT pick a square, UP/DOWN places."]
+    assert not any("initiative" in s for kind, s in said if kind in ("setup", "ready", "turn"))
+    first = next(i for i, (kind, _s) in enumerate(said) if kind == "bounce")
+    run = said[first:-1]
+    assert run and all(s.startswith("wait: the balls are moving.") for kind, s in run)
+    assert any(kind == "turn" for kind, _s in run)       # the next turn, while the run is shown
+    assert said[-1][1].startswith("wait: Player 1 (red) to move.")
 
 
 def test_relative_brightness_keeps_every_level_apart():

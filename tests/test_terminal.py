@@ -11,6 +11,7 @@ import asyncio
 import re
 
 import pyte
+import pytest
 from conftest import ROOT
 from courtside import display
 from courtside.deathball import view
@@ -37,8 +38,8 @@ def text_of(screen):
 
 
 def play(term, steps):
-    """Run the firmware while ``steps`` go in: keys, ("line", text), seconds to wait, or a
-    function to call at that point."""
+    """Run the firmware while ``steps`` go in: keys, ("line", text), seconds to wait,
+    ("until", text) to wait for a line holding text, or a function to call at that point."""
     async def run():
         task = asyncio.create_task(term.firmware())
         await asyncio.sleep(0.02)
@@ -47,6 +48,11 @@ def play(term, steps):
                 step()
             elif isinstance(step, float):
                 await asyncio.sleep(step)
+            elif isinstance(step, tuple) and step[0] == "until":     # an event, within 15 s
+                for _ in range(300):
+                    if any(step[1] in line for line in term.log):
+                        break
+                    await asyncio.sleep(0.05)
             elif isinstance(step, tuple):
                 term.sim.feed_line(step[1])
                 await asyncio.sleep(0.05)
@@ -117,7 +123,7 @@ def test_every_deathball_cue_has_its_own_colour():
     dimmed = bytearray(192)
     view.board(dimmed, _shown(where, balls, [(1, 0), (0, 1)], 2), turn=0, blink=False)
     term = make_terminal("referee")
-    term.game.mode = "referee"
+    term.follow.mode = "referee"
     found = {}
     for name, f, (col, row) in (
             ("figure 1", frame, (3, 2)), ("figure 2", frame, (5, 4)), ("pending", frame, (3, 3)),
@@ -147,10 +153,18 @@ def test_arrow_keys_move_the_box_whose_turn_it_is():
     term = make_terminal("referee")
     # on row 1 no deathball can reach a figure in one turn (at most six steps from row 8),
     # whatever the dice: how many draws the initiative roll's tumbling takes depends on time
-    steps = ["1", "q", " ", ("line", "position 1@c1 2@f1 *b8n *g8n r0 t2"), "\x1b[C", "\x1b[C"]
+    running = []
+    steps = ["1", "q", " ", ("line", "position 1@c1 2@f1 *b8n *g8n r0 t2"), "\x1b[C", "\x1b[C",
+             lambda: running.append(text_of(screen_of(term))), " "]     # ROLL skips the run
     play(term, steps)
     moves = [line for line in term.log if '"ev":"move"' in line]
     assert moves and '"p":2' in moves[0] and '"end":"h1"' in moves[0]
+    # the round's last move: the deathballs run, and the status says so until the board
+    # takes presses again (not "Player 1 to move" while player 1's presses are refused)
+    assert running[0][21].startswith("▶ wait: the balls are moving.")
+    assert not any("◀" in line for line in running[0])
+    assert any("wait: the balls are moving" in line for line in running[0][1:10])
+    assert '"ev":"ready"' in term.log[-1] or any('"ev":"ready"' in line for line in term.log[-3:])
     lines = text_of(screen_of(term))
     assert lines[0].startswith("Courtside simulator · Deathball (refereed) · game")
     assert "Player 1 (red) to move" in lines[21]
@@ -159,11 +173,45 @@ def test_arrow_keys_move_the_box_whose_turn_it_is():
 
 def test_the_winner_screen():
     term = make_terminal("referee", {3: "Cy"})
+    running = []
     play(term, ["1", "q", "a", " ", ("line", "position 1@b3 2@g3 3@d4 *b8s *g8s t1"),
-                "1", "1", "q", "q", "a", "a"])
+                "1", "1", "q", "q", "a", "a", lambda: running.append(text_of(screen_of(term))),
+                " "])                       # ROLL: the run shown to its end at once
+    # not ahead of the board: while the matrix runs the deathballs, no winner yet
+    assert not any("W I N N E R" in line for line in running[0])
+    assert running[0][21].startswith("▶ wait: the balls are moving.")
     lines = text_of(screen_of(term))
     assert any("W I N N E R" in line for line in lines) and any("Cy (green)" in line for line in lines)
     assert "Game over: Cy (green) wins the game!" in lines[21]
+    assert lines[21].startswith("▶ wait: ROLL for a new game.")
+
+
+def test_the_winner_screen_clears_when_a_new_game_starts():
+    term = make_terminal("referee", {3: "Cy"})
+    won = []
+    play(term, ["1", "q", "a", " ", ("line", "position 1@b3 2@g3 3@d4 *b8s *g8s t1"),
+                "1", "1", "q", "q", "a", "a", " ", lambda: won.append(text_of(screen_of(term))), " "])
+    assert any("W I N N E R" in line for line in won[0])
+    assert any('"ev":"referee"' in line for line in term.log[-8:])     # ROLL: a new game
+    lines = text_of(screen_of(term))
+    assert not any("W I N N E R" in line or "Game over" in line for line in lines), lines
+    assert lines[21].startswith("▶ wait: ROLL for initiative.")
+
+
+@pytest.mark.slow          # the matrix shows the initiative rolls for seconds
+def test_the_status_says_whose_set_up_turn_it_is():
+    term = make_terminal("referee", {2: "Bo"})
+    rolled = []
+    play(term, ["1", "q", " ", " ", lambda: rolled.append(text_of(screen_of(term))),
+                ("until", '"ev":"ready"'), 0.05])
+    assert rolled[0][21].startswith("▶ wait: the rolls are shown.")       # presses held back
+    order = next(line for line in term.log if '"ev":"order"' in line)
+    first = int(order.split('"order":[')[1][0])
+    lines = text_of(screen_of(term))
+    who = term.names.label(first)
+    assert lines[21].startswith("▶ wait: %s to set up." % who), lines[21]
+    assert "initiative" not in lines[21]
+    assert any(("%s on out  ◀ to set up" % who) in line for line in lines[1:10]), lines[1:10]
 
 
 def test_a_long_answer_wraps_in_the_log():

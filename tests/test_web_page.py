@@ -173,6 +173,37 @@ def test_a_deathball_turn_with_the_arrow_keys(web, driver, tmp_path):
     replays_identically(tmp_path, driver.execute_script("return window.courtside.logText()"))
 
 
+def status(driver):
+    return driver.find_element(By.ID, "status").text
+
+
+def test_the_status_says_who_sets_up_and_the_winner_goes_with_a_new_game(web, driver):
+    open_page(driver, web.url + "?mode=referee&seed=2")
+    wait_event(driver, "lobby")
+    keys(driver, "1", "q", "a", " ")
+    wait_event(driver, "start")
+    keys(driver, " ")                       # ROLL for initiative
+    wait_event(driver, "ready")
+    first = events(driver, "order")[0]["order"][0]
+    assert status(driver).startswith("wait: %s to set up." % render.Names().label(first))
+    box = driver.find_element(By.ID, "command-line")
+    box.send_keys("position 1@b3 2@g3 3@d4 *b8s *g8s t1", Keys.ENTER)
+    wait_event(driver, "position")
+    driver.find_element(By.TAG_NAME, "body").click()
+    keys(driver, "1", "1", "q", "q", "a", "a")
+    wait_event(driver, "winner")
+    # the deathballs' run on the matrix: the page says so, and names no winner yet
+    assert status(driver).startswith("wait: the balls are moving.")
+    assert not driver.find_element(By.ID, "winner").is_displayed()
+    keys(driver, " ")                       # ROLL: the run to its end
+    wait_for(driver, "return !document.getElementById('winner').hidden", what="the winner")
+    assert "Player 3 (green) wins the game!" in driver.find_element(By.ID, "winner").text
+    assert status(driver).startswith("wait: ROLL for a new game.")
+    keys(driver, " ")                       # ROLL: a new game with the same players
+    wait_for(driver, "return document.getElementById('winner').hidden", what="the winner gone")
+    assert status(driver).startswith("wait: ROLL for initiative.")
+
+
 def test_names_and_saved_settings_come_back_after_a_reload(web, driver):
     open_page(driver, web.url + "?mode=dodgeball")
     wait_event(driver, "lobby")

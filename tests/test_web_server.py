@@ -275,7 +275,7 @@ def test_the_bundle_holds_the_firmware_the_renderer_and_the_pin_map(server):
     assert (made["version"], made["stream"]) == (courtside.VERSION, courtside.STREAM)
     files = made["files"]
     assert files["lib/courtside/core.py"] == (paths.FIRMWARE / "courtside" / "core.py").read_text()
-    trees = [paths.FIRMWARE / "courtside", paths.FIRMWARE / "courtside_sim"]
+    trees = [paths.FIRMWARE / name for name in ("courtside", "courtside_sim", "courtside_follow")]
     expected = {"lib/" + p.relative_to(paths.FIRMWARE).as_posix() for t in trees for p in t.rglob("*.py")}
     host = Path(webserver.__file__).parents[1]
     expected |= {"lib/courtside_host/" + n

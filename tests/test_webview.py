@@ -44,14 +44,20 @@ def test_the_view_says_the_same_on_micropython_and_cpython(micropython, tmp_path
         assert len(on_cpython) == 2 * stream.count("\n") + 1
 
 
+HELLO = ('{"ev":"hello","t":0,"boxes":4,"can_save":false,"capture":"sim","fw":"0.1.0","mode":"%s",'
+         '"settings":{"answer_ms":3000,"brightness":96,"capture":"pio","contest_ms":1500,"debounce_ms":20,'
+         '"long_ms":1000,"sound":1,"stuck_ms":3000,"tie_us":1000},"stream":4}')
+
+
 def test_a_verdict_reads_as_ranks_with_lag_and_early():
     view = webview.View()
     view.name(2, "Bo")
-    view.feed('{"ev":"hello","t":0,"mode":"dodgeball"}')
+    view.feed(HELLO % "dodgeball")
     said = json.loads(view.feed('{"ev":"verdict","t":5,"c":3,"tie_us":1000,"order":['
-                                '{"p":1,"b":"THROW","rank":1,"tie":true},'
-                                '{"p":2,"b":"CATCH","rank":1,"tie":true,"lag":400},'
-                                '{"p":3,"b":"DODGE","rank":3,"lag":250000,"early":"no throw open"}]}'))
+                                '{"n":1,"p":1,"b":"THROW","rank":1,"tie":true,"lag":0,"early":false},'
+                                '{"n":2,"p":2,"b":"CATCH","rank":1,"tie":true,"lag":400,"early":false},'
+                                '{"n":3,"p":3,"b":"DODGE","rank":3,"lag":250000,"tie":false,'
+                                '"early":"no throw open"}]}'))
     assert said["ev"] == "verdict" and said["sentence"] == render.sentence(view.last, view.names)
     order = json.loads(view.state())["verdict"]["order"]
     assert [(o["rank_word"], o["tie"], o["who"]) for o in order] == [
@@ -63,10 +69,41 @@ def test_a_verdict_reads_as_ranks_with_lag_and_early():
 
 def test_the_board_is_drawn_from_the_stream():
     view = webview.View()
-    view.feed('{"ev":"hello","t":0,"mode":"referee"}')
+    view.feed(HELLO % "referee")
     view.feed('{"ev":"position","t":1,"phase":"play","text":"1@c3 2@f3 *b7n *g7s t2"}')
+    view.feed('{"ev":"turn","t":1,"p":2,"phase":"play","round":1}')     # as the board says it
     board = json.loads(view.state())["board"]
     assert board["squares"]["c3"]["p"] == 1 and board["squares"]["f3"]["rgb"] == list(render.rgb(2))
     assert board["squares"]["b7"]["what"] == "ball1" and board["squares"]["g6"]["what"] == "ahead2"
     assert board["turn"] == 2 and len(board["inside"]) == 64
     assert view.feed("MicroPython v1.27 on 2026-01-01") == ""     # not an event: nothing to say
+
+
+def test_the_status_and_the_winner_follow_the_board(tmp_path):
+    """Through set-up the status says who sets up; through the deathballs' run that the
+    balls are moving (the board, the turn and the winner not ahead of the matrix); a win,
+    then ROLL: the winner is gone with the new game."""
+    script = tmp_path / "again.jsonl"
+    script.write_text((ROOT / "tests" / "scripts" / "deathball_game.jsonl").read_text()
+                      + '{"t": 51000000, "p": 0, "b": "MAIN"}\n')
+    view = webview.View()
+    view.name(2, "Bo")
+    seen = []
+    for line in simulate(sys.executable, script).stdout.splitlines():
+        said = json.loads(view.feed(line))
+        seen.append((said["ev"], json.loads(view.state())))
+    setups = [s for kind, s in seen if kind == "setup"]
+    assert [s["status"].split(".")[0] for s in setups] == [
+        "wait: Bo (yellow) to set up", "wait: Player 3 (green) to set up", "wait: the balls are moving"]
+    assert [s["turn"] for s in setups[:2]] == [2, 3]
+    runs = [s for kind, s in seen if kind in ("bounce", "ball")]
+    assert runs and all(s["status"].startswith("wait: the balls are moving.") for s in runs)
+    assert all(s["turn"] is None and s["board"]["turn"] is None and s["busy"] for s in runs)
+    won = [i for i, (kind, s) in enumerate(seen) if s["winner"]]
+    assert seen[won[0]][0] == "ready"                  # once the matrix has shown the end
+    assert seen[won[0] - 1][1]["status"].startswith("wait: the balls are moving.")
+    assert seen[won[0]][1]["winner"] == "Player 3 (green) wins the game!"
+    new = next(i for i, (kind, _s) in enumerate(seen) if kind == "referee" and i > won[0])
+    assert all(s["winner"] is None for kind, s in seen[new:])
+    assert seen[-1][1]["status"].startswith("wait: ROLL for initiative.")
+    assert seen[-1][1]["stage"] == "game" and not seen[-1][1]["board"]["squares"].get("f4")

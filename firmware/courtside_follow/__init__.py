@@ -8,7 +8,10 @@ every face (the terminal, the page, the monitor, replay) stands on one reading o
 - ``follower``: a ``Follower`` fed the events one by one, that knows the mode, the
   phase, the players, whose turn it is (set-up included), what the board is waiting
   for, the open contest, the last verdict, the winner, the settings in force, and the
-  Deathball board (``courtside.deathball.track.Shown``).
+  Deathball board (``courtside.deathball.track.Shown``);
+- ``face``: what every face says and draws from a follower, in the game's words: each
+  event's sentence, names and colours, a verdict's banner, the status line (``wait: P2 to
+  set up``, ``wait: the balls are moving``), the board's squares, the matrix's cells.
 
 It runs on CPython, on the MicroPython unix port and in the page's WebAssembly, and never
 goes to a board (it is not in ``firmware/manifest.py``).

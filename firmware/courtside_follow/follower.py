@@ -6,7 +6,8 @@ board is a ``courtside.deathball.track.Shown`` (its players 0 to 3, as the firmw
 
     f = Follower()
     for record in records:
-        f.feed(record)                   # or f.feed_line(text): read, checked and fed
+        f.feed(record)                   # or f.feed_line(text): read, checked and fed;
+                                         # f.take(record): checked and fed
     f.mode       # "dodgeball", "referee", "die" (None before the hello)
     f.phase      # "lobby"; Dodge Ball "play"; the die "die"; the referee "initiative",
                  # "setup", "play", "over"
@@ -106,10 +107,18 @@ class Follower:
         """Read one line of the stream (``schema.read``, against the version its session's
         hello gave) and take its event if the schema finds nothing wrong; returns
         (record, problem), or None for a line that is not an event."""
-        got = schema.read(text, self.stream if type(self.stream) is int else events.STREAM)
-        if got is not None and got[1] is None:
-            self.feed(got[0])
-        return got
+        got = schema.record(text)
+        if got is None:
+            return None
+        return got, self.take(got)
+
+    def take(self, ev):
+        """Take one event record if the schema (against the version the session's hello
+        gave) finds nothing wrong with it; returns what it found wrong, or None."""
+        problem = schema.check(ev, self.stream if type(self.stream) is int else events.STREAM)
+        if problem is None:
+            self.feed(ev)
+        return problem
 
     def feed(self, ev):
         """Take one event record (``{"ev": kind, "t": us, ...}``), checked by the schema."""

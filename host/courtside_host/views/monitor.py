@@ -6,13 +6,16 @@ returns, for each event, rich renderables (or nothing for events not worth a lin
 - every event as its sentence, each player's name in the player's colour;
 - a verdict as a table, rank by rank, with lags, ties and early answers;
 - faults, stuck buttons, dropped edges, errors and early answers stand out;
-- in Deathball, the board, rebuilt from the stream, after every move (each ``turn``), at
-  the winner and for each ``position``.
+- in Deathball, the board as the follower (``courtside_follow.follower``) has it, after
+  every move (each ``turn``), at the winner and for each ``position``;
+- what the board waits for (``wait: P2 to set up``, ``wait: the balls are moving``), each
+  time it changes.
 
     mon = Monitor(Names({1: "Ann"}))
     for ev in events: console.print(*mon.show(ev))
 """
 
+from courtside_follow.follower import Follower
 from rich.table import Table
 from rich.text import Text
 
@@ -24,6 +27,11 @@ _STYLES = {
     "refuse": "yellow", "withdrawn": "yellow", "hello": "bold", "start": "bold",
 }
 _BOARD_AFTER = ("turn", "winner")
+# The events after which the monitor says what the board waits for, when that changed:
+# those that end what a pass writes or begin the deathballs' run (within one pass, say
+# between a ``move`` and the next ``turn``, the follower is between two states).
+_STATUS_AFTER = ("hello", "mode", "lobby", "join", "start", "refused", "order", "turn", "ready",
+                 "bounce", "winner", "position", "referee")
 
 
 def colour(p):
@@ -71,9 +79,9 @@ def verdict_table(ev, title=None, names=None, settings=None):
     return table
 
 
-def board(game_board):
-    """A ``render.Positions`` as an 8x8 grid in colour, row 8 on top."""
-    grid = game_board.grid()
+def board(shown):
+    """A Deathball board (``track.Shown``) as an 8x8 grid in colour, row 8 on top."""
+    grid = render.grid(shown)
     out = Text()
     for row in range(8, 0, -1):
         out.append("%d " % row, style="dim")
@@ -85,7 +93,7 @@ def board(game_board):
                     "bold white" if what == "ball1" else "bold magenta" if what == "ball2" else "dim"
                 out.append(char, style=style)
             else:
-                out.append("." if game_board.inside(square) else " ", style="dim")
+                out.append("." if render.inside(shown, square) else " ", style="dim")
             out.append(" ")
         out.append("\n")
     out.append("  a b c d e f g h", style="dim")
@@ -97,19 +105,27 @@ class Monitor:
 
     def __init__(self, names=None):
         self.names = names or render.Names()
-        self.game = render.Game(self.names)
+        self.follow = Follower()
+        self.said = None          # the last status shown
 
     def show(self, ev):
-        self.game.feed(ev)
+        f = self.follow
+        before = f.board
+        f.take(ev)
         kind = ev.get("ev")
         if kind == "verdict":
-            return [verdict_table(ev, names=self.names, settings=self.game.settings)]
-        if kind == "position":
-            drawable = render.Positions.read(ev.get("text", "")) is not None
-            return [board(self.game.board)] if drawable else [line(ev, self.names)]
-        out = [line(ev, self.names)]
-        if kind in _BOARD_AFTER and self.game.board.where and ev.get("phase") != "setup":
-            out.append(board(self.game.board))
+            out = [verdict_table(ev, names=self.names, settings=f.settings)]
+        elif kind == "position":    # a position the board could not be built from: as text
+            out = [board(f.board) if f.board is not before else line(ev, self.names)]
+        else:
+            out = [line(ev, self.names)]
+            if kind in _BOARD_AFTER and f.board is not None and f.board.where and f.phase != "setup":
+                out.append(board(f.board))
+        said = render.status(f, self.names) if f.mode is not None else None
+        if kind in _STATUS_AFTER and said != self.said:
+            self.said = said
+            if said is not None:
+                out.append(Text("  " + said, style="dim"))
         return [x for x in out if x is not None]
 
 

@@ -1,466 +1,59 @@
-"""The one renderer: event records and matrix frames into what people at the table read.
+"""The one renderer, for the laptop's faces: ``courtside_follow.face`` (sentences, names,
+colours, the board and the status line drawn from a ``courtside_follow.follower.Follower``),
+and the text filter.
 
 Every laptop view draws through here: the interactive simulator (``terminal``), the
-live ``monitor``, ``replay`` and the text filter below. It works on event records (dicts,
-as ``courtside_host.link.port.event`` gives them) and frames (192 bytes of RGB), and keeps
-its choices (colour names, sentences, the brightness lift) in ``FACE``, plain data that
-a web page can load as JSON (``python -m courtside_host.views.render --face``).
+live ``monitor``, ``replay`` and the text filter below, each standing on the one follower
+of the stream. Its choices (colour names, sentences, the brightness lift) are ``FACE``,
+plain data that a web page can load as JSON (``python -m courtside_host.views.render --face``).
 
     names = Names({1: "Ann"})
     sentence({"ev": "join", "t": 0, "p": 1}, names)     # 'Ann (red) joins the game.'
-    game = Game(names); game.feed(ev); game.status()     # what to do next
+    f = Follower(); f.feed(ev); status(f, names)         # what the board waits for
     cells(frame)                                         # 64 RGB cells, relative brightness
 
 Text filter: ``courtside sim --script S | python -m courtside_host.views.render`` prints a
 script's stream as sentences (``--name 1=Ann`` gives players names).
 """
 
-import json
 import sys
 
-from courtside.deathball import notation
-from courtside.display import COLOURS
-
-FACE: dict = {
-    # players 1..4: the colour every view names them by (the box LED has the same colour)
-    "players": [{"colour": name, "rgb": list(rgb)} for name, rgb in
-                zip(("red", "yellow", "green", "orange"), COLOURS)],
-    "balls": [{"name": "ball 1", "colour": "white"}, {"name": "ball 2", "colour": "violet"}],
-    "rings": {"1": "red ring (6x6)", "2": "green ring (4x4)"},
-    "ranks": ["first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth"],
-    "early": {"no throw open": "no throw was open",
-              "throw already answered": "the throw was already answered"},
-    "modes": {"dodgeball": "Dodge Ball", "referee": "Deathball (refereed)", "die": "Deathball die",
-              "lobby": "lobby"},
-    # Matrix levels are shown relative to the brightest pixel of the frame, then lifted
-    # (level ** lift) so that dim cues (rings, the pending square, a ball's heading, the
-    # blinking figure) stay visible and distinct on a screen. 0 < lift <= 1.
-    "lift": 0.5,
-    "off": [38, 38, 38],
-    # the keyboard's boxes: row N is box N+1's four buttons in pin-map order (THROW DODGE
-    # CATCH PASS, UP DOWN LEFT RIGHT); Space is the main button, m its long press
-    "keys": ["1234", "qwer", "asdf", "zxcv"],
-}
-
-
-def face_json():
-    """FACE as JSON, for a web page that draws the same choices."""
-    return json.dumps(FACE, indent=1, sort_keys=True)
-
-
-# players ----------------------------------------------------------------------------------
-
-def colour_name(p):
-    return FACE["players"][p - 1]["colour"] if isinstance(p, int) and 1 <= p <= 4 else ""
-
-
-def rgb(p):
-    return tuple(FACE["players"][p - 1]["rgb"]) if isinstance(p, int) and 1 <= p <= 4 else (200, 200, 200)
-
-
-class Names:
-    """How players are called on screen: a name given on the laptop, else "Player N", and
-    always their colour. The stream itself keeps numbers."""
-
-    def __init__(self, given=None):
-        self.given = dict(given or {})
-
-    def who(self, p):
-        if p == 0:
-            return "the main unit"
-        if not isinstance(p, int) or not 1 <= p <= 4:
-            return "player ?"
-        return self.given.get(p) or "Player %d" % p
-
-    def label(self, p):
-        """"Ann (red)", "Player 2 (yellow)"."""
-        colour = colour_name(p)
-        return "%s (%s)" % (self.who(p), colour) if colour else self.who(p)
-
-    def short(self, p):
-        """"Ann", "P2": for tight places."""
-        return self.given.get(p) or ("P%d" % p if isinstance(p, int) and p else "main")
-
-
-def parse_names(items):
-    """{player: name} from ["1=Ann", "2=Bo"]; ValueError with the reason otherwise."""
-    names = {}
-    for item in items:
-        number, eq, name = item.partition("=")
-        if not eq or not number.strip().isdigit() or not 1 <= int(number) <= 4 or not name.strip():
-            raise ValueError("a name is given as N=NAME with N from 1 to 4, not %r" % item)
-        names[int(number)] = name.strip()[:16]
-    return names
-
-
-# words --------------------------------------------------------------------------------
-
-def ms(us):
-    return "%.3f ms" % (us / 1000.0)
-
-
-def clock(t):
-    t = int(t or 0)
-    return "%d:%02d.%03d" % (t // 60000000, t // 1000000 % 60, t // 1000 % 1000)
-
-
-def rank_word(rank):
-    ranks = FACE["ranks"]
-    return ranks[rank - 1] if 1 <= rank <= len(ranks) else "#%d" % rank
-
-
-def early_words(why):
-    """The reason an answer was early, in words ("" when it was not)."""
-    if not why:
-        return ""
-    return FACE["early"].get(why, "no throw was open") if isinstance(why, str) else "no throw was open"
-
-
-def mode_name(mode):
-    return FACE["modes"].get(mode, mode or "")
-
-
-def _joined(names, players, word="and"):
-    labels = [names.label(p) for p in players or ()]
-    if len(labels) <= 1:
-        return "".join(labels)
-    return ", ".join(labels[:-1]) + " " + word + " " + labels[-1]
-
-
-def _press(ev, n):
-    who = n.label(ev.get("p"))
-    when = "first" if not ev.get("lag") else "+" + ms(ev["lag"])
-    text = "%s plays %s (contest %s, %s)." % (who, ev.get("b"), ev.get("c"), when)
-    if ev.get("early"):   # on arrival; the verdict says why (no throw open, or already answered)
-        text += " Early: no throw of another player is waiting for it."
-    return text
-
-
-def _verdict(ev, n):
-    parts = []
-    for o in ev.get("order", []):
-        part = "%s%s %s %s" % ("=" if o.get("tie") else "", rank_word(o.get("rank", 0)),
-                               n.label(o.get("p")), o.get("b"))
-        if o.get("lag"):
-            part += " +" + ms(o["lag"])
-        if o.get("early"):
-            part += " (EARLY: %s)" % early_words(o["early"])
-        parts.append(part)
-    return "Contest %s: %s." % (ev.get("c"), "; ".join(parts))
-
-
-def _tie(ev, n):
-    return "Tie for %s between %s, %s apart; the fair draw puts %s." % (
-        rank_word(ev.get("rank", 0)), _joined(n, ev.get("players")), ms(ev.get("gap", 0)),
-        _joined(n, ev.get("draw"), "then"))
-
-
-def _death(ev, n):
-    cause = {"entered": "walked into a deathball", "pushed": "was pushed onto a deathball by %s"
-             % n.label(ev.get("by")), "ball": "was hit by ball %s" % ev.get("ball"),
-             "clamped": "was moved in onto a deathball"}.get(ev.get("cause"), "died")
-    return "%s %s on %s and is out." % (n.label(ev.get("p")), cause, ev.get("square"))
-
-
-def _winner(ev, n):
-    if ev.get("p"):
-        return "%s wins the game!" % n.label(ev["p"])
-    return "Nobody wins: %s died together." % _joined(n, ev.get("together"))
-
-
-def _roll(ev, n):
-    if ev.get("purpose") == "initiative":
-        return "%s rolls %s for initiative." % (n.label(ev.get("p")), ev.get("face"))
-    return "The die shows %s." % ev.get("face")
-
-
-def _clamp(ev, n):
-    what = n.label(ev["p"]) if "p" in ev else "ball %s" % ev.get("ball")
-    return "%s is moved in from %s to %s." % (what, ev.get("start"), ev.get("end"))
-
-
-_SENTENCES = {
-    "hello": lambda e, n: "Courtside %s started in %s (stream %s, capture %s)." % (
-        e.get("fw"), mode_name(e.get("mode")), e.get("stream"), e.get("capture")),
-    "pong": lambda e, n: "Courtside %s answers, in %s." % (e.get("fw"), mode_name(e.get("mode"))),
-    "mode": lambda e, n: "Mode: %s." % mode_name(e.get("mode")),
-    "lobby": lambda e, n: "Lobby for %s: press a button on your box to join." % mode_name(e.get("game")),
-    "join": lambda e, n: "%s joins the game." % n.label(e.get("p")),
-    "refused": lambda e, n: "Not started: %s." % e.get("why"),
-    "start": lambda e, n: "%s starts with %s." % (mode_name(e.get("mode")), _joined(n, e.get("players"))),
-    "press": _press,
-    "verdict": _verdict,
-    "tie": _tie,
-    "ignored": lambda e, n: "%s pressed %s, ignored: %s." % (n.label(e.get("p")), e.get("b"), e.get("why")),
-    "withdrawn": lambda e, n: "Press %s of %s taken back: %s." % (
-        e.get("n"), n.label(e.get("p")), e.get("why")),
-    "stuck": lambda e, n: "%s: %s is stuck (held down); ignored until released." % (
-        n.label(e.get("p")), e.get("b")),
-    "unstuck": lambda e, n: "%s: %s released again." % (n.label(e.get("p")), e.get("b")),
-    "fault": lambda e, n: ("%s: box fault, %s buttons closed at once; its presses are ignored." % (
-        n.label(e.get("p")), e.get("closed")) if e.get("kind") == "box" else
-        "%s: box fault cleared." % n.label(e.get("p"))),
-    "overflow": lambda e, n: "DROPPED %s button edges (capture ring full; %s in all)." % (
-        e.get("new"), e.get("dropped")),
-    "unsent": lambda e, n: "%s event lines were not sent (the laptop was not reading)." % e.get("lines"),
-    "error": lambda e, n: "Refused: %s." % e.get("msg"),
-    "settings": lambda e, n: "Settings: tie window %s us, contest %s ms, answer %s ms." % (
-        e.get("tie_us"), e.get("contest_ms"), e.get("answer_ms")),
-    "referee": lambda e, n: "Refereed Deathball with %s." % _joined(n, e.get("players")),
-    "roll": _roll,
-    "initiative": lambda e, n: "%s tied on %s and roll again." % (_joined(n, e.get("tied")), e.get("face")),
-    "order": lambda e, n: "Turn order: %s." % _joined(n, e.get("order"), "then"),
-    "setup": lambda e, n: "%s sets up on %s." % (n.label(e.get("p")), e.get("square")),
-    "turn": lambda e, n: ("%s to set up." % n.label(e.get("p")) if e.get("phase") == "setup" else
-                          "Round %s: %s to move." % (e.get("round"), n.label(e.get("p")))),
-    "ready": lambda e, n: "The board takes %s's presses again." % n.label(e.get("p"))
-    if e.get("p") is not None else "The board has shown it all.",
-    "skip": lambda e, n: "%s has no legal move and skips." % n.label(e.get("p")),
-    "move": lambda e, n: "%s moves %s from %s to %s." % (
-        n.label(e.get("p")), " ".join(e.get("arrows") or ()), e.get("start"), e.get("end") or "death"),
-    "push": lambda e, n: "%s pushes %s from %s to %s." % (
-        n.label(e.get("by")), n.label(e.get("p")), e.get("start"), e.get("end")),
-    "undo": lambda e, n: "%s takes back %s." % (n.label(e.get("p")), " ".join(e.get("arrows") or ())),
-    "refuse": lambda e, n: "%s: refused, %s." % (n.label(e.get("p")), e.get("reason")),
-    "bounce": lambda e, n: "Ball %s bounces on %s: rolled %s, now heading %s." % (
-        e.get("ball"), e.get("square"), e.get("face"), e.get("heading")),
-    "ball": lambda e, n: "Ball %s steps to %s." % (e.get("ball"), e.get("end")),
-    "death": _death,
-    "shrink": lambda e, n: "The board shrinks: %s." % FACE["rings"].get(str(e.get("ring")), "a ring"),
-    "clamp": _clamp,
-    "winner": _winner,
-    "position": lambda e, n: "Position: %s." % e.get("text"),
-    "help": lambda e, n: "Commands: %s." % (", ".join(map(str, e["commands"])) if isinstance(
-        e.get("commands"), list) else e.get("commands")),
-}
-QUIET = ("cmd", "ok", "button", "release")   # inputs and acknowledgements: not a sentence
-
-
-def sentence(ev, names=None):
-    """One event as a sentence in the game's words, or None for an event not worth one."""
-    kind = ev.get("ev")
-    if kind in QUIET:
-        return None
-    words = _SENTENCES.get(kind)
-    if words is None:
-        fields = ", ".join("%s=%s" % (k, v) for k, v in ev.items() if k not in ("ev", "t"))
-        return "%s: %s" % (kind, fields)
-    return words(ev, names or Names())
-
-
-def verdict_lines(ev, names=None):
-    """A verdict as a banner, a line per press: rank (= for a tie), who, button, lag, early."""
-    names = names or Names()
-    lines = []
-    for o in ev.get("order", []):
-        line = "%-2s%-7s %-18s %-6s" % ("=" if o.get("tie") else "", rank_word(o.get("rank", 0)).upper(),
-                                       names.label(o.get("p"))[:18], o.get("b"))
-        line += " +%s" % ms(o["lag"]) if o.get("lag") else "         "
-        if o.get("early"):
-            line += "  EARLY"
-        lines.append(line)
-    for o in ev.get("order", []):
-        if o.get("early"):
-            lines.append("EARLY %s %s: %s" % (names.short(o.get("p")), o.get("b"), early_words(o["early"])))
-    return lines
-
-
-def contest_heading(ev, settings=None):
-    """The heading of one contest, with the settings it was judged with."""
-    settings = settings or {}
-    text = "contest %s: tie window %s" % (ev.get("c"), ms(ev.get("tie_us", settings.get("tie_us", 0))))
-    if "contest_ms" in settings:
-        text += ", contest %s ms, answer %s ms" % (settings["contest_ms"], settings.get("answer_ms"))
-    return text
-
-
-# the matrix ---------------------------------------------------------------------------
-
-def cells(frame):
-    """The 64 pixels of a frame (row by row, top first) as RGB for a screen, or None for a
-    dark pixel. Levels are relative to the frame's brightest value and lifted by
-    ``FACE["lift"]``, so the brightness and power cap the core applied do not hide how a
-    dim cue differs from a bright one."""
-    top = max(frame) if frame else 0
-    lift = FACE["lift"]
-    out = []
-    for i in range(0, 192, 3):
-        r, g, b = frame[i], frame[i + 1], frame[i + 2]
-        if not (r or g or b):
-            out.append(None)
-            continue
-        out.append(tuple(round(255 * (v / top) ** lift) if v else 0 for v in (r, g, b)))
-    return out
-
-
-# following a game -----------------------------------------------------------------------
-
-class Positions:
-    """The Deathball board, rebuilt from the stream as it goes: figures, deathballs with
-    their headings, the ring. ``rows()`` gives it as text, row 8 first."""
-
-    def __init__(self):
-        self.reset()
-
-    def reset(self):
-        self.where = {}                       # player -> square name
-        self.balls = {1: ["b8", "n"], 2: ["g8", "n"]}
-        self.ring = 0
-        self.turn = None
-
-    def feed(self, ev):
-        kind = ev.get("ev")
-        if kind == "referee":
-            self.reset()
-        elif kind in ("setup", "move", "push") and ev.get("p"):
-            square = ev.get("square") or ev.get("end")
-            if square:
-                self.where[ev["p"]] = square
-        elif kind == "death":
-            self.where.pop(ev.get("p"), None)
-        elif kind in ("ball", "bounce"):
-            ball = self.balls.setdefault(ev.get("ball"), ["", ""])
-            ball[0] = ev.get("end", ball[0])
-            ball[1] = ev.get("heading", ball[1])
-        elif kind == "shrink":
-            self.ring = ev.get("ring", self.ring)
-        elif kind == "clamp":
-            if "p" in ev:
-                self.where[ev["p"]] = ev.get("end")
-            else:
-                self.balls.setdefault(ev.get("ball"), ["", "n"])[0] = ev.get("end")
-        elif kind == "turn":
-            self.turn = ev.get("p")
-        elif kind == "winner":
-            self.turn = None
-        elif kind == "position":
-            self._position(ev.get("text", ""))
-
-    @staticmethod
-    def read(text):
-        """A position text as notation reads it (a player not yet set up, ``4@?``, left
-        out), or None when it cannot be drawn."""
-        tokens = [tok for tok in text.split() if not tok.endswith("@?")]
-        try:
-            return notation.parse(" ".join(tokens))
-        except ValueError:
-            return None
-
-    def _position(self, text):
-        pos = self.read(text)
-        if pos is None:
-            return
-        self.where = {box + 1: notation.square_name(sq) for box, sq in pos["where"].items()
-                      if isinstance(sq, int) and sq >= 0}
-        self.balls = {i + 1: [notation.square_name(sq), notation.heading_name(pos["headings"][i])]
-                      for i, sq in enumerate(pos["balls"])}
-        self.ring = pos["ring"]
-        if pos["turn"] is not None:
-            self.turn = pos["turn"] + 1
-
-    def grid(self):
-        """{square name: (char, what)}: what is a player number, "ball1"/"ball2" or "ahead"."""
-        cells_ = {}
-        for i, (square, heading) in self.balls.items():
-            ahead = _step(square, heading)
-            if ahead and ahead not in cells_:
-                cells_[ahead] = ("+", "ahead%d" % i)
-        for p, square in self.where.items():
-            cells_[square] = (str(p), p)
-        for i, (square, _heading) in self.balls.items():
-            cells_[square] = ("@", "ball%d" % i)
-        return cells_
-
-    def inside(self, square):
-        col, row = "abcdefgh".index(square[0]), int(square[1]) - 1
-        return self.ring <= col <= 7 - self.ring and self.ring <= row <= 7 - self.ring
-
-    def rows(self):
-        """Row 8 first: "8 . . @ . . . . ." with "1".."4" figures, "@" balls, "+" a ball's
-        next square, "." inside the ring, " " outside."""
-        grid = self.grid()
-        out = []
-        for row in range(8, 0, -1):
-            line = "%d " % row
-            for col in "abcdefgh":
-                sq = col + str(row)
-                line += (grid[sq][0] if sq in grid else "." if self.inside(sq) else " ") + " "
-            out.append(line.rstrip())
-        out.append("  a b c d e f g h")
-        return out
-
-
-def _step(square, heading):
-    if not square or heading not in notation.HEADINGS.values():
-        return None
-    dx, dy = next(k for k, v in notation.HEADINGS.items() if v == heading)
-    col, row = "abcdefgh".index(square[0]) + dx, int(square[1]) + dy
-    return "abcdefgh"[col] + str(row) if 0 <= col < 8 and 1 <= row <= 8 else None
-
-
-class Game:
-    """What a view needs to know of the game so far, from the stream: the mode, who is in,
-    whose turn, the last verdict, the winner, and what to do next."""
-
-    def __init__(self, names=None):
-        self.names = names or Names()
-        self.mode = "dodgeball"
-        self.stage = "lobby"
-        self.joined = []
-        self.players = []
-        self.verdict = None
-        self.open = []              # presses of the contest still open (Dodge Ball)
-        self.winner = None          # the winner event, once the game is over
-        self.board = Positions()
-        self.settings = {}
-
-    def feed(self, ev):
-        kind = ev.get("ev")
-        self.board.feed(ev)
-        if kind in ("hello", "mode"):
-            self.mode = ev.get("mode", self.mode)
-            self.stage = "die" if self.mode == "die" else "lobby"
-            self.winner = None
-            self.verdict = None
-            if isinstance(ev.get("settings"), dict):
-                self.settings = dict(ev["settings"])
-        elif kind == "lobby":
-            self.stage, self.joined, self.winner, self.verdict = "lobby", [], None, None
-        elif kind == "join":
-            self.joined.append(ev.get("p"))
-        elif kind == "start":
-            self.stage, self.players = "game", list(ev.get("players", ()))
-        elif kind == "press":
-            if self.open and self.open[0].get("c") != ev.get("c"):
-                self.open = []
-            self.open.append(ev)
-        elif kind == "verdict":
-            self.verdict = ev
-            self.open = [p for p in self.open if p.get("c") != ev.get("c")]
-        elif kind == "winner":
-            self.winner = ev
-        elif kind == "settings":
-            self.settings = {k: v for k, v in ev.items() if k not in ("ev", "t")}
-
-    @property
-    def turn(self):
-        return self.board.turn if self.mode == "referee" and self.stage == "game" else None
-
-    def status(self):
-        """One line saying what to do next."""
-        n = self.names
-        if self.stage == "die":
-            return "Press ROLL (Space) to roll the die; hold it (m) for the next mode."
-        if self.stage == "lobby":
-            joined = ", ".join(n.short(p) for p in self.joined) or "nobody yet"
-            return "Press a button on your box to join; Space starts. Joined: %s" % joined
-        if self.winner is not None:
-            return "Game over: %s Hold the main button (m) for a new game." % _winner(self.winner, n)
-        if self.mode == "referee":
-            if self.turn:
-                return "%s to move: two arrows (the arrow keys work for this box)." % n.label(self.turn)
-            return "Press ROLL (Space) for initiative, then set up with the arrows."
-        return "Play: press the button for the card you slap down; the first press wins."
+from courtside_follow.face import (
+    FACE,
+    QUIET,
+    Names,
+    advice,
+    balls,
+    cells,
+    clock,
+    colour_name,
+    contest_heading,
+    early_words,
+    face_json,
+    figures,
+    grid,
+    inside,
+    mode_name,
+    mover,
+    ms,
+    parse_names,
+    rank_word,
+    rgb,
+    rows,
+    sentence,
+    stage,
+    status,
+    verdict_lines,
+    waiting,
+    winner_sentence,
+)
+
+__all__ = [
+    "FACE", "Names", "QUIET", "advice", "balls", "cells", "clock", "colour_name",
+    "contest_heading", "early_words", "face_json", "figures", "grid", "inside", "mode_name",
+    "mover", "ms", "parse_names", "rank_word", "rgb", "rows", "sentence", "stage", "status",
+    "verdict_lines", "waiting", "winner_sentence",
+]
 
 
 def main(argv=None):

@@ -2,8 +2,9 @@
 
 The firmware runs unchanged on the simulated board (``courtside_sim.board``); this module
 is its view and its keyboard. Everything it writes comes from the one renderer
-(``courtside_host.views.render``): the matrix in relative brightness (so a dim cue stays
-distinct from a bright one), a status line saying what to do next and whose turn it is,
+(``courtside_host.views.render``) over the one follower of the stream
+(``courtside_follow.follower``): the matrix in relative brightness (so a dim cue stays
+distinct from a bright one), a status line saying what the board waits for and what to do,
 a banner for the last verdict or the Deathball board's legend, a winner screen, a log of
 sentences and a help overlay (``?``).
 
@@ -22,6 +23,7 @@ import textwrap
 from courtside import pinmap
 from courtside import settings as config
 from courtside.core import usages
+from courtside_follow.follower import Follower
 
 from courtside_host.link.port import event
 from courtside_host.views import render
@@ -77,7 +79,7 @@ class Terminal:
         if names is None:      # `courtside sim --name N=NAME`, where the command offers it
             names = render.parse_names(getattr(args, "name", None) or [])
         self.names = render.Names(names)
-        self.game = render.Game(self.names)
+        self.follow = Follower()
         self.log = []           # event lines as received
         self.story = []         # sentences, newest last
         self.leds = [False] * self.pins.boxes
@@ -106,7 +108,7 @@ class Terminal:
         del self.log[:-200]
         ev = event(text)
         if ev is not None:
-            self.game.feed(ev)
+            self.follow.take(ev)
             words = render.sentence(ev, self.names)
             if words:   # a long sentence (the answer to `help`) wraps rather than being cut
                 self.story += textwrap.wrap(words, WIDTH - 1, subsequent_indent="  ")
@@ -159,7 +161,7 @@ class Terminal:
             self.key(ch)
 
     def arrow(self, k):
-        turn = self.game.turn
+        turn = render.mover(self.follow)
         if turn and turn <= self.pins.boxes:
             self._tap(4 * (turn - 1) + k, 0.08)
         self.dirty = True
@@ -235,7 +237,7 @@ class Terminal:
         while len(lines) < HEIGHT - 3:
             lines.append("")
         lines = lines[:HEIGHT - 3]
-        lines.append("\x1b[1m▶ " + _fit(self.game.status(), WIDTH - 3) + "\x1b[0m")
+        lines.append("\x1b[1m▶ " + _fit(render.status(self.follow, self.names), WIDTH - 3) + "\x1b[0m")
         lines.append(_fit("  " + self.note))
         if self.typing is not None:
             lines.append("command> " + self.typing)
@@ -244,9 +246,10 @@ class Terminal:
         return "\x1b[H" + "\r\n".join(line + "\x1b[0m\x1b[K" for line in lines) + "\x1b[J"
 
     def _title(self):
-        game = self.game
-        stage = "lobby" if game.stage == "lobby" else "game" if game.stage == "game" else ""
-        text = "Courtside simulator · %s%s" % (render.mode_name(game.mode), " · " + stage if stage else "")
+        f = self.follow
+        stage = render.stage(f)
+        stage = "" if stage == "die" else stage
+        text = "Courtside simulator · %s%s" % (render.mode_name(f.mode), " · " + stage if stage else "")
         return "\x1b[1m" + _fit(text) + "\x1b[0m"
 
     def _matrix(self):
@@ -254,7 +257,7 @@ class Terminal:
         rows = []
         cells = render.cells(self.pixels)
         off = _fg(tuple(render.FACE["off"])) + "··"
-        referee = self.game.mode == "referee"
+        referee = self.follow.mode == "referee"
         for y in range(8):
             row = ["%d " % (8 - y) if referee else "  "]
             for x in range(8):
@@ -266,49 +269,55 @@ class Terminal:
 
     def _side(self):
         """Up to 9 lines (58 columns) beside the matrix."""
-        game = self.game
+        f = self.follow
         n = self.names
-        if game.winner is not None:
-            w = game.winner
-            who = n.label(w["p"]) if w.get("p") else "nobody"
-            colour = _fg(render.rgb(w.get("p")))
+        if render.winner_sentence(f, n) is not None:      # once the board has shown the end
+            who = n.label(f.winner) if f.winner else "nobody"
+            colour = _fg(render.rgb(f.winner))
             return ["", "\x1b[1m  ★  W I N N E R  ★\x1b[0m", "", "  " + colour + "\x1b[1m" + who + "\x1b[0m",
-                    "", "  " + _fit(render.sentence(w, n), 56)]
-        if game.mode == "referee" and game.stage == "game":
+                    "", "  " + _fit(render.winner_sentence(f, n), 56)]
+        if f.board is not None:
             return self._legend()
-        if game.open and game.mode == "dodgeball":
-            out = ["\x1b[1mCONTEST %s\x1b[0m  open: judged when its window closes" % game.open[0].get("c")]
-            for ev in game.open[:8]:
+        if f.contest is not None and f.mode == "dodgeball":
+            out = ["\x1b[1mCONTEST %s\x1b[0m  open: judged when its window closes" % f.contest["c"]]
+            for ev in f.contest["presses"][:8]:
                 lag = "first" if not ev.get("lag") else "+" + render.ms(ev["lag"])
                 mark = "  EARLY?" if ev.get("early") else ""
                 out.append(_fg(render.rgb(ev.get("p"))) + _fit("%-18s %-6s %s%s" % (
                     n.label(ev.get("p"))[:18], ev.get("b"), lag, mark), 58))
             return out
-        if game.verdict is not None and game.mode == "dodgeball":
-            v = game.verdict
+        if f.verdict is not None and f.mode == "dodgeball":
+            v = f.verdict
             out = ["\x1b[1mCONTEST %s\x1b[0m  tie window %s" % (v.get("c"), render.ms(v.get("tie_us", 0)))]
             for line, o in zip(render.verdict_lines(v, n), v.get("order", []) + [{}] * 8):
                 colour = _fg(render.rgb(o.get("p"))) if o else "\x1b[1;33m"
                 out.append(colour + _fit(line, 58) + "\x1b[0m")
             return out[:9]
-        if game.stage == "lobby":
-            joined = [n.label(p) for p in game.joined]
+        if f.phase == "lobby":
+            joined = [n.label(p) for p in f.players]
             return ["Joined: " + (", ".join(joined) if joined else "nobody yet"),
                     "", "Each box joins with any of its buttons;", "2 to 4 players, then Space."]
         return []
 
     def _legend(self):
-        board = self.game.board
+        """The board as the follower has it (the run's end, while the matrix still shows
+        the run: then the legend says so)."""
+        f = self.follow
+        board = f.board
         n = self.names
+        where = render.figures(board)
+        mover = render.mover(f)
+        mark = "  ◀ to set up" if f.phase == "setup" else "  ◀ to move"
         out = []
-        for p in sorted(set(self.game.players) | set(board.where)):
-            square = board.where.get(p, "out")
-            mark = "  ◀ to move" if p == board.turn else ""
-            out.append(_fg(render.rgb(p)) + _fit("%s %s on %s%s" % (p, n.label(p), square, mark), 58))
-        for i, (square, heading) in sorted(board.balls.items()):
+        for p in sorted(set(f.players) | set(where)):
+            out.append(_fg(render.rgb(p)) + _fit("%s %s on %s%s" % (
+                p, n.label(p), where.get(p, "out"), mark if p == mover else ""), 58))
+        for i, square, heading in render.balls(board):
             out.append("@ ball %d on %s heading %s (+ its next square)" % (i, square, heading))
         if board.ring:
             out.append("dim: outside the " + render.FACE["rings"][str(board.ring)])
+        if f.busy is not None:
+            out.append("\x1b[1mwait: %s\x1b[0m (above: where it ends)" % f.busy)
         return out[:9]
 
     def _boxes(self):
@@ -318,7 +327,7 @@ class Terminal:
             colour = _fg(render.rgb(p))
             lamp = colour + "●\x1b[0m" if self.leds[box] else "○"
             keys = " ".join(BOX_KEYS[box])
-            turn = "  ◀ arrow keys" if self.game.turn == p else ""
+            turn = "  ◀ arrow keys" if render.mover(self.follow) == p else ""
             label = _fit(self.names.label(p), 24)
             out.append("box %d %s %s%-24s\x1b[0m keys %s%s" % (p, lamp, colour, label, keys, turn))
         return out

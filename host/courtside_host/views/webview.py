@@ -1,9 +1,9 @@
-"""The web page's view: the one renderer (``courtside_host.views.render``) run inside the page.
+"""The web page's view: the one follower and the face (``courtside_follow``) run inside the page.
 
 The page hands every event line it receives (from the core running in the page, from a
 board over Web Serial, or from ``courtside web --port`` over a WebSocket) to ``View.feed``
-and draws what ``View.state`` says, so a browser shows the same sentences, colours, ranks
-and board as the terminal simulator, the monitor and replay. It runs on MicroPython
+and draws what ``View.state`` says, so a browser shows the same sentences, colours, ranks,
+board and status line as the terminal simulator, the monitor and replay. It runs on MicroPython
 (WebAssembly in the page) and on CPython (the tests compare both).
 
     view = View()
@@ -14,13 +14,14 @@ and board as the terminal simulator, the monitor and replay. It runs on MicroPyt
 
 import json
 
-from courtside_host.views import render
+from courtside_follow import face as words
+from courtside_follow.follower import Follower
 
 
 class View:
     def __init__(self):
-        self.names = render.Names()
-        self.game = render.Game(self.names)
+        self.names = words.Names()
+        self.follow = Follower()
         self.last = None      # the last event record
 
     def name(self, p, text):
@@ -32,63 +33,65 @@ class View:
 
     def feed(self, line):
         """One line; JSON ``{"ev": kind, "sentence": text or null}``, or "" for a line that
-        is not an event (REPL noise, a damaged line)."""
-        from courtside import events
-        parsed = events.parse(line)
-        if parsed is None:
+        is not an event (REPL noise, a damaged line). The follower takes the events the
+        schema finds nothing wrong with."""
+        got = self.follow.feed_line(line)
+        if got is None:
             return ""
-        kind, t, ev = parsed
-        ev["ev"] = kind
-        ev["t"] = t
-        self.game.feed(ev)
+        ev = got[0]
         self.last = ev
-        return json.dumps({"ev": kind, "t": t, "clock": render.clock(t),
-                           "sentence": render.sentence(ev, self.names)})
+        return json.dumps({"ev": ev["ev"], "t": ev["t"], "clock": words.clock(ev["t"]),
+                           "sentence": words.sentence(ev, self.names)})
 
     def state(self):
-        """What a screen shows now, as JSON."""
-        g = self.game
+        """What a screen shows now, as JSON: what the follower knows, in the face's words."""
+        f = self.follow
         n = self.names
-        out = {"mode": g.mode, "mode_name": render.mode_name(g.mode), "stage": g.stage,
-               "status": g.status(), "turn": g.turn, "players": g.players, "joined": g.joined,
+        stage = words.stage(f)
+        out = {"mode": f.mode, "mode_name": words.mode_name(f.mode), "stage": stage,
+               "status": words.status(f, n), "waiting": f.waiting, "busy": f.busy,
+               "turn": words.mover(f), "players": f.players if stage == "game" else [],
+               "joined": f.players if stage == "lobby" else [],
                "labels": {str(p): n.label(p) for p in range(1, 5)},
-               "winner": render.sentence(g.winner, n) if g.winner else None}
-        v = g.verdict
+               "winner": words.winner_sentence(f, n)}
+        v = f.verdict
         if v is not None:
-            out["verdict"] = {"c": v.get("c"), "lines": render.verdict_lines(v, n),
+            out["verdict"] = {"c": v.get("c"), "lines": words.verdict_lines(v, n),
                               "order": [self._placing(o) for o in v.get("order", [])],
-                              "sentence": render.sentence(v, n)}
-        if g.mode in ("referee", "die"):
+                              "sentence": words.sentence(v, n)}
+        if f.board is not None:
             out["board"] = self._board()
         return json.dumps(out)
 
     def _placing(self, o):
         p = o.get("p")
-        return {"rank": o.get("rank"), "rank_word": render.rank_word(o.get("rank", 0)),
+        return {"rank": o.get("rank"), "rank_word": words.rank_word(o.get("rank", 0)),
                 "tie": bool(o.get("tie")), "p": p, "who": self.names.label(p),
-                "rgb": list(render.rgb(p)), "b": o.get("b"),
-                "lag": render.ms(o["lag"]) if o.get("lag") else "",
-                "early": render.early_words(o.get("early"))}
+                "rgb": list(words.rgb(p)), "b": o.get("b"),
+                "lag": words.ms(o["lag"]) if o.get("lag") else "",
+                "early": words.early_words(o.get("early"))}
 
     def _board(self):
-        b = self.game.board
+        """The board as the follower has it; ``turn`` the player whose presses it takes."""
+        b = self.follow.board
         squares = {}
-        for square, (char, what) in b.grid().items():
+        for square, (char, what) in words.grid(b).items():
             if isinstance(what, int):
-                squares[square] = {"p": what, "rgb": list(render.rgb(what)), "char": char}
+                squares[square] = {"p": what, "rgb": list(words.rgb(what)), "char": char}
             else:
                 squares[square] = {"what": what, "char": char}
-        inside = [sq for sq in _SQUARES if b.inside(sq)]
-        return {"squares": squares, "inside": inside, "turn": b.turn, "rows": b.rows()}
+        inside = [sq for sq in _SQUARES if words.inside(b, sq)]
+        return {"squares": squares, "inside": inside, "turn": words.mover(self.follow),
+                "rows": words.rows(b)}
 
     def cells(self, frame):
-        """The matrix as a screen shows it (``render.cells``), as JSON."""
-        return json.dumps([list(c) if c else None for c in render.cells(frame)])
+        """The matrix as a screen shows it (``words.cells``), as JSON."""
+        return json.dumps([list(c) if c else None for c in words.cells(frame)])
 
 
 _SQUARES = [c + str(r) for r in range(1, 9) for c in "abcdefgh"]
 
 
 def face():
-    """The renderer's choices (``render.FACE``) as JSON, for the page's own drawing."""
-    return json.dumps(render.FACE)
+    """The renderer's choices (``courtside_follow.face.FACE``) as JSON, for the page's own drawing."""
+    return json.dumps(words.FACE)

@@ -14,10 +14,11 @@ request head is read by h11 and the relay's WebSocket is spoken by the websocket
     /config.json         {"relay": bool, "port": PORT or null, "version"}
     /relay               with a board (--port): a WebSocket to it
 
-The bundle holds every ``.py`` of the firmware tree's ``courtside/`` and ``courtside_sim/``
-packages as ``lib/...``, the host's ``__init__.py`` and ``views/`` (``render.py``,
-``webview.py``) as ``lib/courtside_host/...``, and the pin map as ``hardware/pinmap.json`` (checked with the
-board's own rules, as deploy checks it); its ``version`` and ``stream`` are the tree's own
+The bundle holds every ``.py`` of the firmware tree's ``courtside/``, ``courtside_sim/``
+and ``courtside_follow/`` packages as ``lib/...``, the host's ``__init__.py`` and ``views/``
+(``render.py``, ``webview.py``) as ``lib/courtside_host/...``, and the pin map as
+``hardware/pinmap.json`` (checked with the board's own rules, as deploy checks it); its
+``version`` and ``stream`` are the tree's own
 (``courtside.VERSION`` and ``STREAM`` for the installed one). It is built once, when the
 server starts.
 
@@ -181,11 +182,11 @@ def bundle(firmware=None, pins=None, host=HERE.parent):
     firmware = Path(firmware or paths.FIRMWARE)
     pins = Path(pins or paths.PINMAP)
     files = {}
-    for package in ("courtside", "courtside_sim"):
+    for package in ("courtside", "courtside_sim", "courtside_follow"):
         root = firmware / package
         if not (root / "__init__.py").is_file():
-            raise BundleError("%s has no %s/__init__.py: --firmware takes a folder like the installed "
-                              "one (main.py, boot.py, manifest.py, courtside/, courtside_sim/)"
+            raise BundleError("%s has no %s/__init__.py: --firmware takes a folder like the installed one "
+                              "(main.py, boot.py, manifest.py, courtside/, courtside_sim/, courtside_follow/)"
                               % (firmware, package))
         for path in sorted(root.rglob("*.py")):
             rel = path.relative_to(firmware)

@@ -6,7 +6,8 @@
 //   WebSocket relay, and nothing runs here but the drawing.
 //
 // Either way every event line goes through the laptop's one renderer
-// (courtside_host/views/render.py, also run in MicroPython here) and the page draws what it
+// (courtside_host/views/webview.py on courtside_follow, run in MicroPython here) and
+// the page draws what it
 // says. Nothing is loaded from anywhere but the server that served the page.
 //
 // For tests and benchmarks the page exposes `window.courtside` (see `api` below).

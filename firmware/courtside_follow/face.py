@@ -1,0 +1,418 @@
+"""What people at the table read, beside the follower: sentences, names, colours, the matrix.
+
+Every face (the terminal simulator, the monitor, replay, the page, the text filter) says
+an event and draws the game through here, from a ``courtside_follow.follower.Follower``:
+event records into sentences, a verdict into a banner, the follower's Deathball board
+(``track.Shown``) into squares, what the board waits for into a status line, and frames
+(192 bytes of RGB) into cells for a screen. Its choices (colour names, sentences, the
+brightness lift) are ``FACE``, plain data a web page can load as JSON. Runs on CPython,
+the MicroPython unix port and the page's WebAssembly.
+
+    names = Names({1: "Ann"})
+    sentence({"ev": "join", "t": 0, "p": 1}, names)     # 'Ann (red) joins the game.'
+    status(follower, names)                              # 'wait: P2 to set up. ...'
+    rows(follower.board)                                 # the board as text, row 8 first
+    cells(frame)                                         # 64 RGB cells, relative brightness
+"""
+
+import json
+
+from courtside.deathball import notation
+from courtside.display import COLOURS
+
+FACE: dict = {
+    # players 1..4: the colour every view names them by (the box LED has the same colour)
+    "players": [{"colour": name, "rgb": list(rgb)} for name, rgb in
+                zip(("red", "yellow", "green", "orange"), COLOURS)],
+    "balls": [{"name": "ball 1", "colour": "white"}, {"name": "ball 2", "colour": "violet"}],
+    "rings": {"1": "red ring (6x6)", "2": "green ring (4x4)"},
+    "ranks": ["first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth"],
+    "early": {"no throw open": "no throw was open",
+              "throw already answered": "the throw was already answered"},
+    "modes": {"dodgeball": "Dodge Ball", "referee": "Deathball (refereed)", "die": "Deathball die",
+              "lobby": "lobby"},
+    # Matrix levels are shown relative to the brightest pixel of the frame, then lifted
+    # (level ** lift) so that dim cues (rings, the pending square, a ball's heading, the
+    # blinking figure) stay visible and distinct on a screen. 0 < lift <= 1.
+    "lift": 0.5,
+    "off": [38, 38, 38],
+    # the keyboard's boxes: row N is box N+1's four buttons in pin-map order (THROW DODGE
+    # CATCH PASS, UP DOWN LEFT RIGHT); Space is the main button, m its long press
+    "keys": ["1234", "qwer", "asdf", "zxcv"],
+}
+
+
+def face_json():
+    """FACE as JSON, for a web page that draws the same choices."""
+    return json.dumps(FACE, indent=1, sort_keys=True)
+
+
+# players ----------------------------------------------------------------------------------
+
+def colour_name(p):
+    return FACE["players"][p - 1]["colour"] if isinstance(p, int) and 1 <= p <= 4 else ""
+
+
+def rgb(p):
+    return tuple(FACE["players"][p - 1]["rgb"]) if isinstance(p, int) and 1 <= p <= 4 else (200, 200, 200)
+
+
+class Names:
+    """How players are called on screen: a name given on the laptop, else "Player N", and
+    always their colour. The stream itself keeps numbers."""
+
+    def __init__(self, given=None):
+        self.given = dict(given or {})
+
+    def who(self, p):
+        if p == 0:
+            return "the main unit"
+        if not isinstance(p, int) or not 1 <= p <= 4:
+            return "player ?"
+        return self.given.get(p) or "Player %d" % p
+
+    def label(self, p):
+        """"Ann (red)", "Player 2 (yellow)"."""
+        colour = colour_name(p)
+        return "%s (%s)" % (self.who(p), colour) if colour else self.who(p)
+
+    def short(self, p):
+        """"Ann", "P2": for tight places."""
+        return self.given.get(p) or ("P%d" % p if isinstance(p, int) and p else "main")
+
+
+def parse_names(items):
+    """{player: name} from ["1=Ann", "2=Bo"]; ValueError with the reason otherwise."""
+    names = {}
+    for item in items:
+        number, eq, name = item.partition("=")
+        if not eq or not number.strip().isdigit() or not 1 <= int(number) <= 4 or not name.strip():
+            raise ValueError("a name is given as N=NAME with N from 1 to 4, not %r" % item)
+        names[int(number)] = name.strip()[:16]
+    return names
+
+
+# words --------------------------------------------------------------------------------
+
+def ms(us):
+    return "%.3f ms" % (us / 1000.0)
+
+
+def clock(t):
+    t = int(t or 0)
+    return "%d:%02d.%03d" % (t // 60000000, t // 1000000 % 60, t // 1000 % 1000)
+
+
+def rank_word(rank):
+    ranks = FACE["ranks"]
+    return ranks[rank - 1] if 1 <= rank <= len(ranks) else "#%d" % rank
+
+
+def early_words(why):
+    """The reason an answer was early, in words ("" when it was not)."""
+    if not why:
+        return ""
+    return FACE["early"].get(why, "no throw was open") if isinstance(why, str) else "no throw was open"
+
+
+def mode_name(mode):
+    return FACE["modes"].get(mode, mode or "")
+
+
+def _joined(names, players, word="and"):
+    labels = [names.label(p) for p in players or ()]
+    if len(labels) <= 1:
+        return "".join(labels)
+    return ", ".join(labels[:-1]) + " " + word + " " + labels[-1]
+
+
+def _press(ev, n):
+    who = n.label(ev.get("p"))
+    when = "first" if not ev.get("lag") else "+" + ms(ev["lag"])
+    text = "%s plays %s (contest %s, %s)." % (who, ev.get("b"), ev.get("c"), when)
+    if ev.get("early"):   # on arrival; the verdict says why (no throw open, or already answered)
+        text += " Early: no throw of another player is waiting for it."
+    return text
+
+
+def _verdict(ev, n):
+    parts = []
+    for o in ev.get("order", []):
+        part = "%s%s %s %s" % ("=" if o.get("tie") else "", rank_word(o.get("rank", 0)),
+                               n.label(o.get("p")), o.get("b"))
+        if o.get("lag"):
+            part += " +" + ms(o["lag"])
+        if o.get("early"):
+            part += " (EARLY: %s)" % early_words(o["early"])
+        parts.append(part)
+    return "Contest %s: %s." % (ev.get("c"), "; ".join(parts))
+
+
+def _tie(ev, n):
+    return "Tie for %s between %s, %s apart; the fair draw puts %s." % (
+        rank_word(ev.get("rank", 0)), _joined(n, ev.get("players")), ms(ev.get("gap", 0)),
+        _joined(n, ev.get("draw"), "then"))
+
+
+def _death(ev, n):
+    cause = {"entered": "walked into a deathball", "pushed": "was pushed onto a deathball by %s"
+             % n.label(ev.get("by")), "ball": "was hit by ball %s" % ev.get("ball"),
+             "clamped": "was moved in onto a deathball"}.get(ev.get("cause"), "died")
+    return "%s %s on %s and is out." % (n.label(ev.get("p")), cause, ev.get("square"))
+
+
+def _winner(ev, n):
+    if ev.get("p"):
+        return "%s wins the game!" % n.label(ev["p"])
+    return "Nobody wins: %s died together." % _joined(n, ev.get("together"))
+
+
+def _roll(ev, n):
+    if ev.get("purpose") == "initiative":
+        return "%s rolls %s for initiative." % (n.label(ev.get("p")), ev.get("face"))
+    return "The die shows %s." % ev.get("face")
+
+
+def _clamp(ev, n):
+    what = n.label(ev["p"]) if "p" in ev else "ball %s" % ev.get("ball")
+    return "%s is moved in from %s to %s." % (what, ev.get("start"), ev.get("end"))
+
+
+_SENTENCES = {
+    "hello": lambda e, n: "Courtside %s started in %s (stream %s, capture %s)." % (
+        e.get("fw"), mode_name(e.get("mode")), e.get("stream"), e.get("capture")),
+    "pong": lambda e, n: "Courtside %s answers, in %s." % (e.get("fw"), mode_name(e.get("mode"))),
+    "mode": lambda e, n: "Mode: %s." % mode_name(e.get("mode")),
+    "lobby": lambda e, n: "Lobby for %s: press a button on your box to join." % mode_name(e.get("game")),
+    "join": lambda e, n: "%s joins the game." % n.label(e.get("p")),
+    "refused": lambda e, n: "Not started: %s." % e.get("why"),
+    "start": lambda e, n: "%s starts with %s." % (mode_name(e.get("mode")), _joined(n, e.get("players"))),
+    "press": _press,
+    "verdict": _verdict,
+    "tie": _tie,
+    "ignored": lambda e, n: "%s pressed %s, ignored: %s." % (n.label(e.get("p")), e.get("b"), e.get("why")),
+    "withdrawn": lambda e, n: "Press %s of %s taken back: %s." % (
+        e.get("n"), n.label(e.get("p")), e.get("why")),
+    "stuck": lambda e, n: "%s: %s is stuck (held down); ignored until released." % (
+        n.label(e.get("p")), e.get("b")),
+    "unstuck": lambda e, n: "%s: %s released again." % (n.label(e.get("p")), e.get("b")),
+    "fault": lambda e, n: ("%s: box fault, %s buttons closed at once; its presses are ignored." % (
+        n.label(e.get("p")), e.get("closed")) if e.get("kind") == "box" else
+        "%s: box fault cleared." % n.label(e.get("p"))),
+    "overflow": lambda e, n: "DROPPED %s button edges (capture ring full; %s in all)." % (
+        e.get("new"), e.get("dropped")),
+    "unsent": lambda e, n: "%s event lines were not sent (the laptop was not reading)." % e.get("lines"),
+    "error": lambda e, n: "Refused: %s." % e.get("msg"),
+    "settings": lambda e, n: "Settings: tie window %s us, contest %s ms, answer %s ms." % (
+        e.get("tie_us"), e.get("contest_ms"), e.get("answer_ms")),
+    "referee": lambda e, n: "Refereed Deathball with %s." % _joined(n, e.get("players")),
+    "roll": _roll,
+    "initiative": lambda e, n: "%s tied on %s and roll again." % (_joined(n, e.get("tied")), e.get("face")),
+    "order": lambda e, n: "Turn order: %s." % _joined(n, e.get("order"), "then"),
+    "setup": lambda e, n: "%s sets up on %s." % (n.label(e.get("p")), e.get("square")),
+    "turn": lambda e, n: ("%s to set up." % n.label(e.get("p")) if e.get("phase") == "setup" else
+                          "Round %s: %s to move." % (e.get("round"), n.label(e.get("p")))),
+    "ready": lambda e, n: "The board takes %s's presses again." % n.label(e.get("p"))
+    if e.get("p") is not None else "The board has shown it all.",
+    "skip": lambda e, n: "%s has no legal move and skips." % n.label(e.get("p")),
+    "move": lambda e, n: "%s moves %s from %s to %s." % (
+        n.label(e.get("p")), " ".join(e.get("arrows") or ()), e.get("start"), e.get("end") or "death"),
+    "push": lambda e, n: "%s pushes %s from %s to %s." % (
+        n.label(e.get("by")), n.label(e.get("p")), e.get("start"), e.get("end")),
+    "undo": lambda e, n: "%s takes back %s." % (n.label(e.get("p")), " ".join(e.get("arrows") or ())),
+    "refuse": lambda e, n: "%s: refused, %s." % (n.label(e.get("p")), e.get("reason")),
+    "bounce": lambda e, n: "Ball %s bounces on %s: rolled %s, now heading %s." % (
+        e.get("ball"), e.get("square"), e.get("face"), e.get("heading")),
+    "ball": lambda e, n: "Ball %s steps to %s." % (e.get("ball"), e.get("end")),
+    "death": _death,
+    "shrink": lambda e, n: "The board shrinks: %s." % FACE["rings"].get(str(e.get("ring")), "a ring"),
+    "clamp": _clamp,
+    "winner": _winner,
+    "position": lambda e, n: "Position: %s." % e.get("text"),
+    "help": lambda e, n: "Commands: %s." % (", ".join(map(str, e["commands"])) if isinstance(
+        e.get("commands"), list) else e.get("commands")),
+}
+QUIET = ("cmd", "ok", "button", "release")   # inputs and acknowledgements: not a sentence
+
+
+def sentence(ev, names=None):
+    """One event as a sentence in the game's words, or None for an event not worth one."""
+    kind = ev.get("ev")
+    if kind in QUIET:
+        return None
+    words = _SENTENCES.get(kind)
+    if words is None:
+        fields = ", ".join("%s=%s" % (k, v) for k, v in ev.items() if k not in ("ev", "t"))
+        return "%s: %s" % (kind, fields)
+    return words(ev, names or Names())
+
+
+def verdict_lines(ev, names=None):
+    """A verdict as a banner, a line per press: rank (= for a tie), who, button, lag, early."""
+    names = names or Names()
+    lines = []
+    for o in ev.get("order", []):
+        line = "%-2s%-7s %-18s %-6s" % ("=" if o.get("tie") else "", rank_word(o.get("rank", 0)).upper(),
+                                       names.label(o.get("p"))[:18], o.get("b"))
+        line += " +%s" % ms(o["lag"]) if o.get("lag") else "         "
+        if o.get("early"):
+            line += "  EARLY"
+        lines.append(line)
+    for o in ev.get("order", []):
+        if o.get("early"):
+            lines.append("EARLY %s %s: %s" % (names.short(o.get("p")), o.get("b"), early_words(o["early"])))
+    return lines
+
+
+def contest_heading(ev, settings=None):
+    """The heading of one contest, with the settings it was judged with."""
+    settings = settings or {}
+    text = "contest %s: tie window %s" % (ev.get("c"), ms(ev.get("tie_us", settings.get("tie_us", 0))))
+    if "contest_ms" in settings:
+        text += ", contest %s ms, answer %s ms" % (settings["contest_ms"], settings.get("answer_ms"))
+    return text
+
+
+# the matrix ---------------------------------------------------------------------------
+
+def cells(frame):
+    """The 64 pixels of a frame (row by row, top first) as RGB for a screen, or None for a
+    dark pixel. Levels are relative to the frame's brightest value and lifted by
+    ``FACE["lift"]``, so the brightness and power cap the core applied do not hide how a
+    dim cue differs from a bright one."""
+    top = max(frame) if frame else 0
+    lift = FACE["lift"]
+    out = []
+    for i in range(0, 192, 3):
+        r, g, b = frame[i], frame[i + 1], frame[i + 2]
+        if not (r or g or b):
+            out.append(None)
+            continue
+        out.append(tuple(round(255 * (v / top) ** lift) if v else 0 for v in (r, g, b)))
+    return out
+
+
+# the Deathball board, as the follower has it ----------------------------------------------
+
+def figures(board):
+    """{player (1 to 4): square name} of the figures on a board (``track.Shown``)."""
+    return {box + 1: notation.square_name(sq) for box, sq in board.where.items()
+            if isinstance(sq, int) and sq >= 0}
+
+
+def balls(board):
+    """[(ball number, square name, heading name)] of a board's deathballs."""
+    return [(i + 1, notation.square_name(sq), notation.heading_name(board.headings[i]))
+            for i, sq in enumerate(board.balls)]
+
+
+def grid(board):
+    """{square name: (char, what)}: what is a player number, "ball1"/"ball2" or "ahead1"/
+    "ahead2" (a ball's next square)."""
+    out = {}
+    shown = balls(board)
+    for i, square, heading in shown:
+        ahead = _step(square, heading)
+        if ahead and ahead not in out:
+            out[ahead] = ("+", "ahead%d" % i)
+    for p, square in figures(board).items():
+        out[square] = (str(p), p)
+    for i, square, _heading in shown:
+        out[square] = ("@", "ball%d" % i)
+    return out
+
+
+def inside(board, square):
+    """True for a square inside the board's ring."""
+    ring = board.ring
+    col, row = "abcdefgh".index(square[0]), int(square[1]) - 1
+    return ring <= col <= 7 - ring and ring <= row <= 7 - ring
+
+
+def rows(board):
+    """Row 8 first: "8 . . @ . . . . ." with "1".."4" figures, "@" balls, "+" a ball's
+    next square, "." inside the ring, " " outside; then the letters."""
+    cells_ = grid(board)
+    out = []
+    for row in range(8, 0, -1):
+        line = "%d " % row
+        for col in "abcdefgh":
+            sq = col + str(row)
+            line += (cells_[sq][0] if sq in cells_ else "." if inside(board, sq) else " ") + " "
+        out.append(line.rstrip())
+    out.append("  a b c d e f g h")
+    return out
+
+
+def _step(square, heading):
+    if not square or heading not in notation.HEADINGS.values():
+        return None
+    dx, dy = next(k for k, v in notation.HEADINGS.items() if v == heading)
+    col, row = "abcdefgh".index(square[0]) + dx, int(square[1]) + dy
+    return "abcdefgh"[col] + str(row) if 0 <= col < 8 and 1 <= row <= 8 else None
+
+
+# what the board waits for -----------------------------------------------------------------
+
+def stage(f):
+    """"lobby", "game" (a game being played or just over), "die" or "" (before the hello)."""
+    if f.phase in ("lobby", "die"):
+        return f.phase
+    return "game" if f.phase is not None else ""
+
+
+def mover(f):
+    """The player whose presses the board takes now (set-up or move), or None."""
+    return f.turn if f.busy is None and f.phase in ("setup", "play") else None
+
+
+def waiting(f, names=None):
+    """``f.waiting`` with the player it waits for by name: "Ann (red) to move"."""
+    said = f.waiting
+    p = mover(f)
+    if p is not None and said.startswith("P%d to " % p):
+        return (names or Names()).label(p) + said[len("P%d" % p):]
+    return said
+
+
+def winner_sentence(f, names=None):
+    """The game's end as a sentence, or None while the game is not over or the matrix
+    still shows how it ended (the deathballs' run)."""
+    if not f.over or f.busy is not None:
+        return None
+    return _winner({"p": f.winner, "together": f.together}, names or Names())
+
+
+_BUSY_ADVICE = "Presses wait until the matrix has shown it."
+
+
+def advice(f, names=None):
+    """What to do about what the board waits for, in a sentence ("" for nothing)."""
+    n = names or Names()
+    phase = f.phase
+    if phase == "lobby":
+        joined = "Joined: %s. " % ", ".join(n.short(p) for p in f.players) if f.players else ""
+        return joined + "Press a button on your box to join; Space starts."
+    if phase == "die":
+        return "Press ROLL (Space) to roll; hold it (m) for the next mode."
+    if f.mode == "dodgeball" and phase == "play":
+        return "Play: press the button of the card you slap down; first wins."
+    if phase == "initiative":
+        return "Press ROLL (Space); then each player sets up in turn."
+    if f.busy == "the balls are moving" or (f.busy is None and f.turn is None and phase == "play"):
+        return "ROLL (Space) skips to the end of the run."
+    if f.busy is not None:
+        return _BUSY_ADVICE
+    if f.over:
+        return "Game over: %s" % winner_sentence(f, n)
+    if phase == "setup":
+        return "LEFT/RIGHT pick a square, UP/DOWN places."
+    if phase == "play":
+        return "Two arrows (the arrow keys work for this box)."
+    return ""
+
+
+def status(f, names=None):
+    """One line: what the board waits for, then what to do about it."""
+    more = advice(f, names)
+    return "wait: %s.%s" % (waiting(f, names), " " + more if more else "")
