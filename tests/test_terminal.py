@@ -211,7 +211,7 @@ def test_the_status_says_whose_set_up_turn_it_is():
     who = term.names.label(first)
     assert lines[21].startswith("▶ wait: %s to set up." % who), lines[21]
     assert "initiative" not in lines[21]
-    assert any(("%s on out  ◀ to set up" % who) in line for line in lines[1:10]), lines[1:10]
+    assert any(("%s not placed yet  ◀ to set up" % who) in line for line in lines[1:10]), lines[1:10]
 
 
 def test_a_long_answer_wraps_in_the_log():
@@ -249,7 +249,8 @@ def test_the_help_overlay_fits():
 
 def test_the_real_command_on_a_pseudo_terminal():
     """`courtside sim` itself, on a pty of 80x24: its screen read through pyte, keys typed
-    in, Esc to leave with exit status 0 and the terminal given back."""
+    in, keys it does not know let go, Esc to ask and Esc again to leave with exit status 0
+    and the terminal given back."""
     import fcntl
     import os
     import select
@@ -284,6 +285,18 @@ def test_the_real_command_on_a_pseudo_terminal():
             os.write(main, key)
             read_for(0.4)
         assert "Joined: P1, P2" in screen.display[21]
+        for key in (b"\x1b[H", b"\x1bOP", b"\x1b[A\x1b[B"):        # Home, F1, two arrows at once
+            os.write(main, key)
+            read_for(0.3)
+            assert proc.poll() is None and "Quit the simulator?" not in screen.display[23]
+        os.write(main, b"\x1b")
+        read_for(0.4)
+        assert proc.poll() is None and "Quit the simulator?" in screen.display[23]
+        os.write(main, b"x")                         # any other key: play on
+        read_for(0.4)
+        assert proc.poll() is None and "Quit the simulator?" not in screen.display[23]
+        os.write(main, b"\x1b")
+        read_for(0.3)
         os.write(main, b"\x1b")
         assert proc.wait(timeout=10) == 0
     finally:
@@ -298,3 +311,18 @@ def _shown(where, balls, headings, ring):
     shown = Shown()
     shown.where, shown.balls, shown.headings, shown.ring = dict(where), list(balls), list(headings), ring
     return shown
+
+
+def test_a_terminal_smaller_than_80x24_is_told_so():
+    shown = terminal.too_small(60, 20)
+    assert "at least 80x24; this one is 60x20" in shown and "Make the window larger" in shown
+
+
+def test_dead_figures_and_figures_not_placed_read_apart():
+    term = make_terminal()
+    board = _shown({0: 9}, [], [], 0)
+    board.dead = [1]                                  # box 2's figure walked into a ball
+    term.follow.board = board
+    term.follow.players = [1, 2, 3]
+    legend = " | ".join(term._legend())
+    assert "on b2" in legend and "out of the game" in legend and "not placed yet" in legend

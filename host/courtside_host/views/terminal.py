@@ -56,6 +56,34 @@ HELP = (
 ) + tuple(_wrapped(["Commands after /:"] + usages(), WIDTH - 1)) + ("Press ? again to close.",)
 
 
+def _tokens(text):
+    """Keys and escape sequences: ``ESC [`` or ``ESC O`` up to the sequence's final
+    byte is one token, ``ESC`` and another key (Alt with a key) one, a lone ``ESC`` at the
+    end one too; every other character is a token of its own."""
+    i = 0
+    while i < len(text):
+        if text[i] != "\x1b" or i + 1 == len(text):
+            yield text[i]
+            i += 1
+            continue
+        j = i + 2
+        if text[i + 1] == "[":          # CSI: parameters, then a final byte @ to ~
+            while j < len(text) and not "@" <= text[j] <= "~":
+                j += 1
+            j += 1
+        elif text[i + 1] == "O":        # SS3: one more character (F1-F4, keypad)
+            j += 1
+        yield text[i:j]
+        i = j
+
+
+def too_small(columns, lines):
+    """What the screen says when the terminal is smaller than the game's 80x24."""
+    return ("\x1b[H\x1b[2J\x1b[1mThe simulator needs a terminal of at least %dx%d; this one is "
+            "%dx%d.\x1b[0m\r\nMake the window larger (the game goes on meanwhile; Esc asks "
+            "to quit).\r\n" % (WIDTH, HEIGHT, columns, lines))
+
+
 def _fg(rgb):
     return "\x1b[38;2;%d;%d;%dm" % rgb
 
@@ -86,6 +114,7 @@ class Terminal:
         self.pixels = bytes(192)
         self.note = ""
         self.typing = None
+        self.asking = False     # Esc was pressed: quit? (Esc again or y quits, any other key plays on)
         self.help = False
         self.dirty = True
 
@@ -152,13 +181,17 @@ class Terminal:
         drawer.cancel()
 
     def keys(self, data):
-        """Bytes read from the keyboard: one key, or an arrow key's escape sequence."""
+        """Bytes read from the keyboard: keys and escape sequences, several at once if
+        they came together. The arrow keys' sequences press arrows; any other sequence
+        (Home, F1, ...) or Alt with a key is let go; Esc alone asks whether to quit."""
         text = data.decode(errors="ignore")
-        if text in ARROW_KEYS and self.typing is None:
-            self.arrow(ARROW_KEYS[text])
-            return
-        for ch in text:
-            self.key(ch)
+        for token in _tokens(text):
+            if token in ARROW_KEYS:
+                if self.typing is None:
+                    self.arrow(ARROW_KEYS[token])
+            elif len(token) == 1:
+                self.key(token)
+        self.dirty = True
 
     def arrow(self, k):
         turn = render.mover(self.follow)
@@ -169,10 +202,14 @@ class Terminal:
     def key(self, ch):
         if self.typing is not None:
             self._typed(ch)
-        elif ch in ("\x1b", "\x03"):
+        elif ch == "\x03" or self.asking and ch in ("\x1b", "y", "Y"):
             stop = getattr(self, "stop", None)
             if stop is not None and not stop.done():
                 stop.set_result(None)
+        elif self.asking:
+            self.asking = False          # any other key: play on
+        elif ch == "\x1b":
+            self.asking = True
         elif ch == "?":
             self.help = not self.help
         elif ch == "/":
@@ -214,10 +251,13 @@ class Terminal:
         asyncio.get_running_loop().call_later(seconds, self.sim.inject, button, False)
 
     async def _draw_loop(self):
+        import shutil
         while True:
             if self.dirty:
                 self.dirty = False
-                sys.stdout.write(self.render())
+                size = shutil.get_terminal_size((WIDTH, HEIGHT))
+                sys.stdout.write(self.render() if size.columns >= WIDTH and size.lines >= HEIGHT
+                                 else too_small(size.columns, size.lines))
                 sys.stdout.flush()
             await asyncio.sleep(0.03)
 
@@ -241,6 +281,8 @@ class Terminal:
         lines.append(_fit("  " + self.note))
         if self.typing is not None:
             lines.append("command> " + self.typing)
+        elif self.asking:
+            lines.append("\x1b[1mQuit the simulator? Esc or y quits, any other key plays on.\x1b[0m")
         else:
             lines.append("\x1b[2m? help   / command   Space main button   m long press   Esc quits\x1b[0m")
         return "\x1b[H" + "\r\n".join(line + "\x1b[0m\x1b[K" for line in lines) + "\x1b[J"
@@ -309,9 +351,11 @@ class Terminal:
         mover = render.mover(f)
         mark = "  ◀ to set up" if f.phase == "setup" else "  ◀ to move"
         out = []
+        dead = {q + 1 for q in board.dead}
         for p in sorted(set(f.players) | set(where)):
-            out.append(_fg(render.rgb(p)) + _fit("%s %s on %s%s" % (
-                p, n.label(p), where.get(p, "out"), mark if p == mover else ""), 58))
+            at = "on " + where[p] if p in where else "out of the game" if p in dead else "not placed yet"
+            out.append(_fg(render.rgb(p)) + _fit("%s %s %s%s" % (
+                p, n.label(p), at, mark if p == mover else ""), 58))
         for i, square, heading in render.balls(board):
             out.append("@ ball %d on %s heading %s (+ its next square)" % (i, square, heading))
         if board.ring:
