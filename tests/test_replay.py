@@ -306,3 +306,26 @@ def test_a_board_log_with_a_failed_and_a_successful_save_replays_identical(tmp_p
     # the same log told the board had nowhere to save does not replay identical
     told = [dict(e, can_save=False) if e["ev"] == "hello" else e for e in events]
     assert not rp.rejudge(told).identical
+
+
+def test_a_timeline_keeps_late_labels_on_its_canvas_and_its_tie_window_visible():
+    """A press at the end of a long contest is labelled to the left of its dot, its EARLY
+    reason on a line of its own, all on the canvas; a 1 ms window in 300 ms is still wide
+    enough to see."""
+    import xml.etree.ElementTree as ET
+
+    verdict = {"ev": "verdict", "t": 0, "c": 1, "tie_us": 1000, "order": [
+        {"n": 1, "p": 1, "b": "THROW", "rank": 1, "lag": 0, "tie": False, "early": False},
+        {"n": 2, "p": 4, "b": "CATCH", "rank": 2, "lag": 300000, "tie": False,
+         "early": "throw already answered"}]}
+    svg = ET.fromstring(timeline.draw(verdict))
+    ns = "{http://www.w3.org/2000/svg}"
+    width = float(svg.get("width"))
+    for label in svg.iter(ns + "text"):
+        if "label" in (label.get("class") or ""):
+            left = float(label.get("x"))
+            assert 0 <= left and left + timeline._CHAR * len(label.text) <= width, label.text
+    early = [t.text for t in svg.iter(ns + "text") if (t.get("class") or "").endswith("early")]
+    assert early == ["EARLY: the throw was already answered"]
+    windows = svg.findall(ns + "rect[@class='tie-window']")
+    assert windows and all(float(w.get("width")) >= timeline._MIN_WINDOW for w in windows)

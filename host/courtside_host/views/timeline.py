@@ -19,6 +19,8 @@ _LEFT = 170           # room for the lane names
 _RIGHT = 40
 _LANE = 54
 _TOP = 64
+_CHAR = 7.4           # the width of a character of the 13 px sans-serif, about (a bound, not a metric)
+_MIN_WINDOW = 6       # px: a tie window is never drawn thinner, however long the contest
 
 
 def _nice_step(span):
@@ -35,6 +37,20 @@ def _nice_step(span):
 
 def _label(us):
     return "%g ms" % (us / 1000.0) if us >= 1000 or us == 0 else "%d µs" % us
+
+
+def _text_near(x, y, words, cls):
+    """A label beside a dot at ``x``: to its right where it fits on the canvas, else to
+    its left, else as far right as it fits (squeezed if it is wider than the canvas)."""
+    width = _CHAR * len(words)
+    if x + 10 + width <= _W - 6:
+        left = x + 10
+    elif x - 10 - width >= 6:
+        left = x - 10 - width
+    else:
+        left = max(6.0, _W - 6 - width)
+    fit = ' textLength="%d" lengthAdjust="spacingAndGlyphs"' % (_W - 12) if width > _W - 12 else ""
+    return '<text class="%s" x="%.1f" y="%d" fill="black"%s>%s</text>' % (cls, left, y, fit, escape(words))
 
 
 def draw(verdict, names=None, title=None, settings=None):
@@ -68,9 +84,11 @@ def draw(verdict, names=None, title=None, settings=None):
             continue
         seen_ranks.add(o.get("rank"))
         lag = o.get("lag", 0)
+        shade = "#9b59b6" if o.get("tie") else "#999999"
         out.append('<rect class="tie-window" x="%.1f" y="%d" width="%.1f" height="%d" fill="%s" '
-                   'fill-opacity="0.35"/>' % (x(lag), _TOP - 6, max(x(lag + tie_us) - x(lag), 1.0),
-                                              bottom - _TOP + 12, "#c9a0dc" if o.get("tie") else "#dddddd"))
+                   'fill-opacity="0.35" stroke="%s" stroke-width="1"/>'
+                   % (x(lag), _TOP - 6, max(x(lag + tie_us) - x(lag), _MIN_WINDOW), bottom - _TOP + 12,
+                      shade, shade))
     for i, p in enumerate(players):                    # lanes
         y = _TOP + _LANE * i + _LANE // 2
         colour = "#%02x%02x%02x" % render.rgb(p)
@@ -95,11 +113,10 @@ def draw(verdict, names=None, title=None, settings=None):
         words = "%s%s %s" % ("=" if o.get("tie") else "", render.rank_word(o.get("rank", 0)), o.get("b"))
         lag = o.get("lag", 0)
         words += " +%s" % _label(lag) if lag else " (first)"
-        if o.get("early"):
-            words += " EARLY: " + render.early_words(o["early"])
         out.append('<circle class="press" cx="%.1f" cy="%d" r="7" fill="%s" stroke="black"/>'
                    % (x(lag), y, colour))
-        out.append('<text class="label" x="%.1f" y="%d" fill="black">%s</text>'
-                   % (x(lag) + 10, y - 10, escape(words)))
+        out.append(_text_near(x(lag), y - 10, words, "label"))
+        if o.get("early"):                             # its own line, under the dot
+            out.append(_text_near(x(lag), y + 20, "EARLY: " + render.early_words(o["early"]), "label early"))
     out.append("</svg>")
     return "\n".join(out) + "\n"
