@@ -19,7 +19,7 @@ _LEFT = 170           # room for the lane names
 _RIGHT = 40
 _LANE = 54
 _TOP = 64
-_CHAR = 7.4           # the width of a character of the 13 px sans-serif, about (a bound, not a metric)
+_CHAR = 8.0           # the width of a character of the 13 px sans-serif, about (a bound, not a metric)
 _MIN_WINDOW = 6       # px: a tie window is never drawn thinner, however long the contest
 
 
