@@ -173,3 +173,9 @@ def _shown(where, balls, headings, ring):
     shown = Shown()
     shown.where, shown.balls, shown.headings, shown.ring = dict(where), list(balls), list(headings), ring
     return shown
+
+
+def test_a_long_name_is_shortened_with_an_ellipsis():
+    assert render.parse_names(["1=Alexandra Konstantinopoulou"]) == {1: "Alexandra Konst…"}
+    from courtside_follow.face import shortened
+    assert shortened("Ann", 16) == "Ann" and len(shortened("x" * 40, 16)) == 16

@@ -88,8 +88,13 @@ def parse_names(items):
         number, eq, name = item.partition("=")
         if not eq or not number.strip().isdigit() or not 1 <= int(number) <= 4 or not name.strip():
             raise ValueError("a name is given as N=NAME with N from 1 to 4, not %r" % item)
-        names[int(number)] = name.strip()[:16]
+        names[int(number)] = shortened(name.strip(), 16)
     return names
+
+
+def shortened(text, width):
+    """``text`` in at most ``width`` characters, an ellipsis where it was cut."""
+    return text if len(text) <= width else text[:width - 1] + "…"
 
 
 # words --------------------------------------------------------------------------------
@@ -253,7 +258,7 @@ def verdict_lines(ev, names=None):
     lines = []
     for o in ev.get("order", []):
         line = "%-2s%-7s %-18s %-6s" % ("=" if o.get("tie") else "", rank_word(o.get("rank", 0)).upper(),
-                                       names.label(o.get("p"))[:18], o.get("b"))
+                                       shortened(names.label(o.get("p")), 18), o.get("b"))
         line += " +%s" % ms(o["lag"]) if o.get("lag") else "         "
         if o.get("early"):
             line += "  EARLY"

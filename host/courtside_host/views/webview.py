@@ -27,7 +27,8 @@ class View:
     def name(self, p, text):
         """Call player ``p`` by ``text`` on screen ("" gives the number back)."""
         if text:
-            self.names.given[p] = text[:16]
+            from courtside_follow.face import shortened
+            self.names.given[p] = shortened(text, 16)
         else:
             self.names.given.pop(p, None)
 

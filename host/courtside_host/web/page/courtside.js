@@ -437,6 +437,7 @@ function drawNames() {
       localStorage.setItem("courtside.name." + p, input.value.trim());
       view.name(p, input.value.trim());
       refresh();
+      input.blur();               // back to the game
     });
     if (input.value) view.name(p, input.value);
     span.append(input);
@@ -470,6 +471,7 @@ $("command").addEventListener("submit", (e) => {
   e.preventDefault();
   send($("command-line").value);
   $("command-line").value = "";
+  $("command-line").blur();       // the keys press the buttons again, not type into the box
 });
 
 function el(tag, cls, text) {
