@@ -20,6 +20,7 @@ from pathlib import Path
 import courtside
 import pytest
 from conftest import ROOT, simulate
+from courtside_host.link import manifest
 
 pytestmark = pytest.mark.slow
 
@@ -109,6 +110,11 @@ def test_the_wheel_carries_the_web_page_and_serves_it_with_the_installed_firmwar
         for name in ("courtside/core.py", "courtside_sim/board.py"):
             assert files["lib/" + name] == (tree / "firmware" / name).read_text(), name
         assert files["lib/courtside_host/views/render.py"] == (tree / "views" / "render.py").read_text()
+        shipped = tree / "web" / "page" / "manifest.py"
+        assert shipped.read_bytes() == (page / "manifest.py").read_bytes()
+        named = manifest.read(shipped, {"FIRMWARE": tree / "firmware", "HOST": installed.site()})
+        assert set(files) == {"lib/" + name for _, name, _ in named} | {"hardware/pinmap.json"}
+        assert "lib/courtside_follow/__init__.py" in files and len(named) > 20
         assert files["hardware/pinmap.json"] == (tree / "hardware" / "pinmap.json").read_text()
         wasm = direct.open(url + "runtime/micropython.wasm", timeout=60)
         assert wasm.headers["Content-Type"] == "application/wasm" and wasm.read()[:4] == b"\0asm"

@@ -43,6 +43,31 @@ def test_deploy_sends_what_the_manifest_names(tmp_path):
         dep.build(firmware, FIRMWARE.parent / "hardware" / "pinmap.json", source=True)
 
 
+def test_the_reader_takes_base_paths_variables_files_and_opt(tmp_path):
+    """As MicroPython reads a manifest: a relative base_path is from the manifest's folder,
+    $(NAME) is a variable given, files= names some of a package, opt rides along."""
+    (tmp_path / "libs" / "pkg" / "sub").mkdir(parents=True)
+    for name in ("pkg/__init__.py", "pkg/a.py", "pkg/sub/b.py", "solo.py"):
+        (tmp_path / "libs" / name).write_text("")
+    (tmp_path / "libs" / "pkg" / "notes.txt").write_text("")
+    (tmp_path / "m").mkdir()
+    path = tmp_path / "m" / "manifest.py"
+    path.write_text('include("$(PORT_DIR)/boards/manifest.py")\nmetadata(version="1")\n'
+                    'package("pkg", base_path="../libs", opt=3)\n'
+                    'package("pkg", files=["sub/b.py"], base_path="$(LIBS)")\n'
+                    'module("solo.py", base_path="$(LIBS)")\n')
+    read = manifest.read(path, {"LIBS": tmp_path / "libs"})
+    assert [(name, opt) for _, name, opt in read] == [
+        ("pkg/__init__.py", 3), ("pkg/a.py", 3), ("pkg/sub/b.py", 3),
+        ("pkg/sub/b.py", None), ("solo.py", None)]
+    assert read[-1][0] == tmp_path / "libs" / "solo.py"
+    with pytest.raises(manifest.ManifestError, match=r"\$\(LIBS\), which nothing gives"):
+        manifest.read(path)
+    path.write_text('package("pkg", files=["missing.py"], base_path="../libs")\n')
+    with pytest.raises(manifest.ManifestError, match="'missing.py' in package 'pkg'"):
+        manifest.read(path)
+
+
 @pytest.mark.vpico
 def test_mip_installs_the_firmware_from_a_path_and_the_board_runs_it(tmp_path):
     """The real mpremote's mip, from firmware/package.json, onto the virtual Pico; after a

@@ -299,7 +299,7 @@ def test_a_bundle_of_another_firmware_and_map_and_ones_refused(runtime, tmp_path
     assert made["files"]["hardware/pinmap.json"] == pins.read_text()
     with webserver.serving(runtime=runtime, firmware=firmware, pins=pins, port=0) as s:
         assert json.loads(get(s, "/config.json")[2])["version"] == "9.9.9"
-    with pytest.raises(webserver.BundleError, match="no courtside/__init__.py"):
+    with pytest.raises(webserver.BundleError, match="package 'courtside', not found in .*--firmware takes"):
         webserver.bundle(tmp_path / "empty", pins)
     bad = tmp_path / "bad.json"
     data = json.loads(paths.PINMAP.read_text())
@@ -309,6 +309,31 @@ def test_a_bundle_of_another_firmware_and_map_and_ones_refused(runtime, tmp_path
         webserver.bundle(firmware, bad)
     with pytest.raises(webserver.BundleError):
         webserver.serve_in_thread(runtime=runtime, pins=bad, port=0)
+
+
+def test_the_bundle_is_what_the_pages_manifest_names(tmp_path):
+    """A module added to the page's manifest is in the bundle, one taken out is not, and
+    the bundle holds nothing the manifest does not name."""
+    page = webserver.MANIFEST.read_text()
+    assert 'package("courtside_sim", base_path="$(FIRMWARE)")' in page
+    (tmp_path / "extra").mkdir()
+    (tmp_path / "extra" / "spare.py").write_text("SPARE = 1\n")
+    changed = tmp_path / "manifest.py"
+    changed.write_text(page.replace('module("courtside_host/views/webview.py", base_path="$(HOST)")\n', "")
+                       + 'module("spare.py", base_path="extra")\n')
+    made = webserver.bundle(manifest=changed)["files"]
+    assert made["lib/spare.py"] == "SPARE = 1\n"
+    assert "lib/courtside_host/views/webview.py" not in made
+    assert "lib/courtside_host/views/render.py" in made and "lib/courtside_sim/board.py" in made
+    changed.write_text('package("courtside", files=["__init__.py", "core.py"], base_path="$(FIRMWARE)")\n')
+    made = webserver.bundle(manifest=changed)["files"]
+    assert sorted(made) == ["hardware/pinmap.json", "lib/courtside/__init__.py", "lib/courtside/core.py"]
+    changed.write_text('package("courtside_sim", base_path="$(FIRMWARE)")\n')
+    with pytest.raises(webserver.BundleError, match="names no courtside package"):
+        webserver.bundle(manifest=changed)
+    changed.write_text('module("courtside_host/views/gone.py", base_path="$(HOST)")\n')
+    with pytest.raises(webserver.BundleError, match="gone.py"):
+        webserver.bundle(manifest=changed)
 
 
 def test_config_says_whether_there_is_a_relay(server):
@@ -936,7 +961,7 @@ def test_the_command_refuses_what_it_cannot_serve(runtime, tmp_path):
     start = cli("--start", "--wasm", runtime)
     assert start.returncode == 2 and "--port" in start.stderr
     firmware = cli("--http-port", 0, "--wasm", runtime, "--firmware", tmp_path)
-    assert firmware.returncode == 2 and "courtside/__init__.py" in firmware.stderr
+    assert firmware.returncode == 2 and "package 'courtside', not found" in firmware.stderr
     for out in (missing, public, start, firmware):
         assert "Traceback" not in out.stderr
 

@@ -14,9 +14,10 @@ request head is read by h11 and the relay's WebSocket is spoken by the websocket
     /config.json         {"relay": bool, "port": PORT or null, "version"}
     /relay               with a board (--port): a WebSocket to it
 
-The bundle holds every ``.py`` of the firmware tree's ``courtside/``, ``courtside_sim/``
-and ``courtside_follow/`` packages as ``lib/...``, the host's ``__init__.py`` and ``views/``
-(``render.py``, ``webview.py``) as ``lib/courtside_host/...``, and the pin map as
+The bundle holds every file the page's manifest (``page/manifest.py``, MicroPython's
+format, read by the reader deploy uses) names, as ``lib/NAME``: the firmware tree's
+``courtside``, ``courtside_sim`` and ``courtside_follow`` packages and the host's
+``views/render.py`` and ``views/webview.py``; and the pin map as
 ``hardware/pinmap.json`` (checked with the board's own rules, as deploy checks it); its
 ``version`` and ``stream`` are the tree's own
 (``courtside.VERSION`` and ``STREAM`` for the installed one). It is built once, when the
@@ -78,6 +79,7 @@ from courtside_host import paths
 _clock = time.monotonic          # when a command line comes (a test may set the time)
 HERE = Path(__file__).resolve().parent
 PAGE = HERE / "page"
+MANIFEST = PAGE / "manifest.py"      # what the bundle holds (MicroPython's manifest format)
 HOST = "127.0.0.1"
 HTTP_PORT = 8765
 HEAD_LIMIT = 16 * 1024          # bytes of request line and headers
@@ -176,29 +178,23 @@ SECURITY_HEADERS = (("Content-Security-Policy", CSP), ("X-Frame-Options", "DENY"
 
 # the bundle -----------------------------------------------------------------------------
 
-def bundle(firmware=None, pins=None, host=HERE.parent):
-    """The Python the page runs and the pin map, as the ``/bundle.json`` object."""
+def bundle(firmware=None, pins=None, manifest=None):
+    """The Python the page runs and the pin map, as the ``/bundle.json`` object: every file
+    ``manifest`` (the page's, ``MANIFEST``) names, as ``lib/NAME``, with ``$(FIRMWARE)`` the
+    firmware tree and ``$(HOST)`` the folder holding this package."""
     from courtside_host.link import deploy
+    from courtside_host.link import manifest as manifests
     firmware = Path(firmware or paths.FIRMWARE)
     pins = Path(pins or paths.PINMAP)
-    files = {}
-    for package in ("courtside", "courtside_sim", "courtside_follow"):
-        root = firmware / package
-        if not (root / "__init__.py").is_file():
-            raise BundleError("%s has no %s/__init__.py: --firmware takes a folder like the installed one "
-                              "(main.py, boot.py, manifest.py, courtside/, courtside_sim/, courtside_follow/)"
-                              % (firmware, package))
-        for path in sorted(root.rglob("*.py")):
-            rel = path.relative_to(firmware)
-            if any(part.startswith(".") or part == "__pycache__" for part in rel.parts):
-                continue
-            files["lib/" + rel.as_posix()] = _text(path)
-    for name in ("__init__.py", "views/__init__.py", "views/render.py", "views/webview.py"):
-        path = Path(host) / name
-        if path.is_file():
-            files["lib/courtside_host/" + name] = _text(path)
-        elif name != "views/webview.py":
-            raise BundleError("%s is missing" % path)
+    try:
+        named = manifests.read(manifest or MANIFEST, {"FIRMWARE": firmware, "HOST": HERE.parents[1]})
+    except manifests.ManifestError as e:
+        hint = (": --firmware takes a folder like the installed one (main.py, boot.py, manifest.py, "
+                "courtside/, courtside_sim/, courtside_follow/)" if str(firmware) in str(e) else "")
+        raise BundleError(str(e) + hint) from None
+    files = {"lib/" + name: _text(source) for source, name, _ in named}
+    if "lib/courtside/__init__.py" not in files:
+        raise BundleError("%s names no courtside package" % (manifest or MANIFEST))
     try:
         version = deploy.local_version(firmware)
         files["hardware/pinmap.json"] = deploy.pin_map(pins).decode("utf-8")
