@@ -53,6 +53,8 @@ try:
     _ascii = ascii
 except NameError:        # MicroPython has no ascii(): its repr, as near as it gets
     _ascii = repr
+# ASCII text cannot hold a lone surrogate: a quick answer where str knows (not MicroPython's)
+_ASCII = hasattr("", "isascii")
 
 
 def shown(value):
@@ -83,7 +85,7 @@ def lone_surrogate(value, depth=0):
     return False
 
 
-_SURROGATE = "holds a lone surrogate (not text a board writes in UTF-8)"
+SURROGATE = "holds a lone surrogate (not text a board writes in UTF-8)"
 
 
 def _list_of(value, want):
@@ -107,7 +109,7 @@ def _players(value):
 def _text(value):
     if not isinstance(value, str):
         return "is not text"
-    return _SURROGATE if lone_surrogate(value) else None
+    return SURROGATE if lone_surrogate(value) else None
 
 
 def type_problem(kind, name, value):  # noqa: PLR0911 - one answer a type
@@ -133,7 +135,7 @@ def type_problem(kind, name, value):  # noqa: PLR0911 - one answer a type
     if want == "texts":
         if not _list_of(value, str):
             return "is not a list of texts"
-        return _SURROGATE if lone_surrogate(value) else None
+        return SURROGATE if lone_surrogate(value) else None
     if want == "flag":
         return None if type(value) is bool else "is not true or false"
     if want == "early":
@@ -143,9 +145,9 @@ def type_problem(kind, name, value):  # noqa: PLR0911 - one answer a type
         return _presses(value)
     if want == "settings":
         if not isinstance(value, dict):
-            return "is not an object"
+            return "are not an object"
         problem = _settings(value)
-        return None if problem is None else "are not settings: " + problem
+        return None if problem is None else "are not a board's: " + problem
     return None
 
 
@@ -191,8 +193,8 @@ def _fields(kind):
         except KeyError:
             return None
         allowed = {"ev": None, "t": None}
-        for name in always + sometimes:
-            allowed[name] = _TYPE_OF.get(name)
+        for name in always + sometimes:     # a settings event's fields: checked as settings
+            allowed[name] = None if kind == "settings" else _TYPE_OF.get(name, "any")
         known = _KINDS[kind] = (always, allowed)
     return known
 
@@ -201,28 +203,37 @@ def check(record, stream=events.STREAM):
     """Why ``record`` cannot be the event it claims to be, or None; ``stream``: the
     version of the stream it comes from (its session's ``hello``)."""
     kind = record.get("ev")
-    known = _fields(kind) if type(kind) is str else None
+    known = _KINDS.get(kind) if type(kind) is str else None     # a kind met before
     if known is None:
-        if not isinstance(kind, str) or lone_surrogate(kind):
-            return "a record whose kind is not text a board writes"
-        return "unknown event kind %s" % shown(kind)
-    if kind == "hello" and type(record.get("stream")) is int:
-        stream = record["stream"]            # a session's hello says its own version
+        known = _fields(kind) if type(kind) is str else None
+        if known is None:
+            if not isinstance(kind, str) or lone_surrogate(kind):
+                return "a record whose kind is not text a board writes"
+            return "unknown event kind %s" % shown(kind)
     t = record.get("t")
     if type(t) is not int or not 0 <= t <= MAX_T:
         return "%s event: t %s" % (kind, type_problem(kind, "t", t))
+    if kind == "hello" and type(record.get("stream")) is int:
+        stream = record["stream"]            # a session's hello says its own version
     always, allowed = known
     for name in always:
         if name not in record and SINCE.get(kind + " " + name, 0) <= stream:
             return "%s event without %s" % (kind, name)
-    for name in record:
+    for name, value in record.items():
         if name not in allowed:
             return "%s event with unknown field %s" % (kind, shown(name))
-        value = record[name]
-        if name in ("ev", "t") or kind == "settings":
-            continue
+        want = allowed[name]
         held = type(value)           # the common cases first, without a call
-        if held is int and allowed[name] == "count" and 0 <= value <= INT_MAX:
+        if held is int:
+            if want == "count" and 0 <= value <= INT_MAX or want == "player" and 0 <= value <= MAX_BOXES \
+                    or want == "signed" and -MAX_T <= value <= MAX_T:
+                continue
+        elif held is str:
+            if want == "text" and _ASCII and value.isascii():
+                continue
+        elif held is bool and want in ("flag", "early"):
+            continue
+        if want is None:             # ev and t, checked above; a settings event's settings
             continue
         problem = type_problem(kind, name, value)
         if problem:
@@ -247,17 +258,19 @@ def _kind_problem(kind, record):
         if problem:
             return "settings event: " + problem
     elif kind == "hello":
-        return _hello_problem(record)
+        return board_problem(record)
     return None
 
 
-def _hello_problem(hello):
+def board_problem(hello):
+    """Why the stream version, boxes or mode a hello gives (each of its type) cannot be a
+    board's, or None; a field it lacks is taken as a board's."""
     from courtside.core import MODES
-    if type(hello["stream"]) is not int or not 1 <= hello["stream"]:
-        return "hello event: stream %s" % shown(hello["stream"])
-    if not 1 <= hello["boxes"] <= MAX_BOXES:
+    if not 1 <= hello.get("stream", 1):
+        return "hello event: stream %s" % hello["stream"]
+    if not 1 <= hello.get("boxes", 1) <= MAX_BOXES:
         return "hello event: %s boxes, where a board has 1 to %d" % (hello["boxes"], MAX_BOXES)
-    if hello["mode"] not in MODES:
+    if hello.get("mode", MODES[0]) not in MODES:
         return "hello event: the mode %s, which this firmware does not have" % shown(hello["mode"])
     return None
 

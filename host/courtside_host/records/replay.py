@@ -27,10 +27,11 @@ grow with a session's length; with ``keep`` False the report holds only what dif
 most ``KEPT_MAX`` of each kind), and counts the rest. With ``keep`` True (the default, for
 short logs and tests) every session's events and every contest are kept.
 
-A log is checked before anything in it reaches the core: a record that is not an event
-as the stream has them (an unknown kind or field, a field of the wrong type, a lone
-surrogate in a text, a time past ``MAX_T``, a button its session's board does not have)
-is left out and counted (``Report.damaged``); a session whose ``hello`` cannot be a
+A log is checked before anything in it reaches the core, by the laptop's one schema
+(``courtside_follow.schema``, against its session's stream version): a record that is not
+an event as the stream has them (an unknown kind or field, a field of the wrong type, a
+lone surrogate in a text, a time past ``MAX_T``, a button its session's board does not
+have) is left out and counted (``Report.damaged``); a session whose ``hello`` cannot be a
 board's (its boxes, mode or settings) is not replayed and says why (``Session.problem``).
 
 A log that starts in the middle of a game (a monitor attached to a running board) is
@@ -50,9 +51,19 @@ from collections import deque
 
 from courtside import settings as config
 from courtside.effects import EVENT, SAVE
+from courtside.events import STREAM
 from courtside.fair import Fair, seeded
 from courtside.pins import ARROWS, BUTTONS, Pins
+from courtside_follow import schema
+from courtside_follow.schema import INPUTS as _INPUTS
+from courtside_follow.schema import (
+    MAX_BOXES,
+    MAX_T,  # noqa: F401 - the latest time a log may give, for callers
+    SURROGATE,
+    check,
+)
 from courtside_follow.schema import lone_surrogate as _lone_surrogate
+from courtside_follow.schema import shown as _shown
 
 JUDGING = ("tie_us", "contest_ms", "answer_ms")
 NOT_COMPARED = ("overflow", "unsent")   # what the board's link, not its core, says
@@ -68,8 +79,6 @@ def _board_only(ev):
 _NOT_STREAM_KINDS = NOT_COMPARED + ("error",)     # the kinds _board_only may say yes to
 
 
-MAX_T = 1 << 40          # us, about 12.7 days: no board session logs a later time
-MAX_BOXES = 4
 AHEAD_US = 10_000_000    # the log is read this far (in play time) ahead of the core...
 AHEAD_MAX = 5000         # ...but never more than this many inputs ahead
 WAITING_MAX = 20000      # board events with no replayed counterpart yet: past this, a difference
@@ -275,169 +284,30 @@ class Items:
 
 # checking what a log holds -------------------------------------------------------------
 
-_INT = frozenset(("t p n c lag rank face gap round step ball by closed boxes stream tie_us size ring dropped "
-                  "new lines total").split())
-_TEXT = frozenset(("b line msg mode why reason cause square kind fw capture game purpose start end heading "
-                   "incoming template text phase cmd").split())
-_INT_LISTS = ("players", "draw", "together", "tied")
-_TEXT_LISTS = ("arrows", "corners", "commands")
-_MAY_BE_NULL = (("winner", "p"), ("refuse", "arrows"), ("ready", "p"), ("move", "end"))   # a move's end: died
-_INPUTS = ("press", "ignored", "button", "release", "stuck", "unstuck")
-_NAMES = BUTTONS + ARROWS + ("MAIN",)
-_ORDER_FIELDS = {"n": int, "p": int, "rank": int, "lag": int, "b": str, "tie": bool}
-_INT_MAX = 1 << 31
-_SIGNED = ("lag", "gap")      # a press stamped before its contest's first (drained later) lags < 0
+def damaged(ev, stream=STREAM):
+    """Why a record from a log cannot be taken as the event it claims to be, or None (the
+    schema's verdict, ``courtside_follow.schema``). ``stream``: its session's version. A
+    ``hello`` is a session's boundary whatever its fields say (its session is not replayed
+    when they cannot be a board's: ``_hello_problem``), unless its time is not one or it
+    holds a lone surrogate."""
+    problem = check(ev, stream)
+    return problem if problem is None else _left_out(ev, problem)
 
 
-def _type_problem(kind, name, value):  # noqa: PLR0911 - one answer a type
-    if value is None:
-        return None if (kind, name) in _MAY_BE_NULL else "is null"
-    if name in _INT:
-        if type(value) is not int:
-            return "is not a whole number"
-        low = -MAX_T if name in _SIGNED else 0
-        if not low <= value <= (MAX_T if name in _SIGNED or name == "t" else _INT_MAX):
-            return "is out of range"
-    elif name in _TEXT:
-        if not isinstance(value, str):
-            return "is not text"
-        if not value.isascii() and _lone_surrogate(value):
-            return _SURROGATE
-    elif name in _INT_LISTS or name in _TEXT_LISTS:
-        want = int if name in _INT_LISTS else str
-        if not isinstance(value, list) or not all(type(x) is want for x in value):
-            return "is not a list of %s" % ("whole numbers" if want is int else "texts")
-        if want is int and not all(0 <= x <= MAX_BOXES for x in value):
-            return "holds a player that is not 1 to %d" % MAX_BOXES
-        if want is str and _lone_surrogate(value):
-            return _SURROGATE
-    elif name in ("forced", "can_save") and type(value) is not bool:
-        return "is not true or false"
-    elif name == "early" and type(value) is not bool:
-        if not isinstance(value, str):
-            return "is not true, false or a reason"
-        if not value.isascii() and _lone_surrogate(value):
-            return _SURROGATE
-    return None
+def _left_out(ev, problem):
+    """The ``problem`` the schema found with ``ev``, or None for a hello kept all the same."""
+    if ev["ev"] != "hello" or problem.startswith("hello event: t "):
+        return problem
+    return "hello event: " + SURROGATE if _lone_surrogate(ev) else None
 
 
-_UINT = _INT - {"t"} - set(_SIGNED)
-_CHECKED = ("ev", "t")        # the kind and time, checked before the other fields
-_SURROGATE = "holds a lone surrogate (not text a board writes in UTF-8)"
-_KINDS: dict = {}     # kind -> (fields it always has, every field it may have)
-
-
-def _fields(kind):
-    if kind not in _KINDS:
-        from courtside import events as stream
-        try:
-            always, sometimes = stream.fields_of(kind)
-        except KeyError:
-            return None
-        _KINDS[kind] = (tuple(always), frozenset(always + sometimes + ["ev", "t"]))
-    return _KINDS[kind]
-
-
-def damaged(ev):
-    """Why a record from a log cannot be taken as the event it claims to be, or None: a
-    kind the stream does not have, fields it does not hold, a field of the wrong type or
-    out of range, text with a lone surrogate."""
-    kind = ev.get("ev")
-    known = _KINDS.get(kind) if type(kind) is str else None     # a kind met before
-    if known is None:
-        if kind == "log":
-            return None
-        if not isinstance(kind, str) or _lone_surrogate(kind):
-            return "a record whose kind is not text a board writes"
-        known = _fields(kind)
-        if known is None:
-            return "unknown event kind %s" % _shown(kind)
-    t = ev.get("t")
-    if type(t) is not int or not 0 <= t <= MAX_T:
-        return "%s event: t %s" % (kind, _type_problem(kind, "t", t))
-    if kind == "hello":     # a session boundary whatever it holds: checked as a session starts
-        return "hello event: " + _SURROGATE if _lone_surrogate(ev) else None
-    always, allowed = known
-    for name in always:
-        if name not in ev:
-            return "%s event without %s" % (kind, name)
-    for name, value in ev.items():
-        if name not in allowed:
-            return "%s event with unknown field %s" % (kind, _shown(name))
-        held = type(value)          # the common cases first, without a call
-        if held is int and name in _UINT and 0 <= value <= _INT_MAX or \
-                held is str and name in _TEXT and value.isascii() or name in _CHECKED:
-            continue
-        problem = _type_problem(kind, name, value)
-        if problem:
-            return "%s event: %s %s" % (kind, name, problem)
-    return _kind_problem(kind, ev)
-
-
-def _kind_problem(kind, ev):
-    if kind in _INPUTS:
-        if not 0 <= ev["p"] <= MAX_BOXES or ev["b"] not in _NAMES or (ev["p"] == 0) != (ev["b"] == "MAIN"):
-            return "%s event: no button %s of box %s" % (kind, _shown(ev["b"]), ev["p"])
-    elif kind == "verdict":
-        order = ev["order"]
-        if not isinstance(order, list) or not order:
-            return "verdict event: order is not a list of presses"
-        for item in order:
-            if not isinstance(item, dict) or \
-                    not all(type(item.get(k)) is want for k, want in _ORDER_FIELDS.items()):
-                return "verdict event: a malformed entry in its order"
-            if set(item) - set(_ORDER_FIELDS) - {"early"} or not 1 <= item["p"] <= MAX_BOXES or \
-                    item["b"] not in _NAMES or _type_problem("verdict", "early", item.get("early", False)):
-                return "verdict event: a malformed entry in its order"
-            if not 0 <= item["rank"] <= _INT_MAX or not -MAX_T <= item["lag"] <= MAX_T or item["n"] < 0:
-                return "verdict event: a number out of range in its order"
-    elif kind == "order":
-        if not isinstance(ev["order"], list) or not all(type(x) is int and 1 <= x <= MAX_BOXES
-                                                        for x in ev["order"]):
-            return "order event: order is not a list of players"
-    elif kind in ("roll", "bounce") and not 1 <= ev["face"] <= 6:
-        return "%s event: face %s" % (kind, ev["face"])
-    elif kind == "settings":
-        return _settings_problem({k: v for k, v in ev.items() if k not in ("ev", "t")}, "settings event")
-    return None
-
-
-def _settings_problem(settings, where):
-    try:
-        config.merged(config.DEFAULTS, settings)
-    except ValueError as e:
-        return "%s: %s" % (where, e)
-    return None
-
-
-def _hello_problem(hello):
-    """Why a session's ``hello`` cannot be a board's (so it cannot be replayed), or None."""
-    from courtside import events as stream
-    from courtside.core import MODES
-    always, sometimes = stream.fields_of("hello")
-    for name, value in hello.items():
-        if name not in always and name not in sometimes and name not in ("ev", "t"):
-            return "its hello has a field the stream does not have: %s" % _shown(name)
-        problem = _type_problem("hello", name, value) if name not in ("ev", "settings") else None
-        if problem:
-            return "its hello's %s %s" % (name, problem)
-    boxes = hello.get("boxes", 4)
-    if type(boxes) is not int or not 1 <= boxes <= MAX_BOXES:
-        return "its hello gives %s boxes, where a board has 1 to %d" % (_shown(boxes), MAX_BOXES)
-    mode = hello.get("mode", "dodgeball")
-    if mode not in MODES:
-        return "its hello gives the mode %s, which this firmware does not have" % _shown(mode)
-    if isinstance(hello.get("settings"), dict):
-        return _settings_problem(hello["settings"], "its hello's settings")
-    if hello.get("settings") is not None:
-        return "its hello's settings are not an object"
-    return None
-
-
-def _shown(value):
-    """A value from a log, short and printable, for a message."""
-    text = ascii(value)
-    return text if len(text) <= 40 else text[:37] + "..."
+def _hello_problem(hello, made_up=False, log=None):
+    """Why a session's ``hello`` cannot be a board's (so it cannot be replayed), or None
+    (as ``log`` found it, when it was the last hello read). One ``made_up`` for a log
+    started mid-session holds only a mode, boxes and settings."""
+    if made_up:
+        return schema.board_problem(hello)
+    return log.hello[1] if log is not None and log.hello[0] is hello else check(hello)
 
 
 # reading a log ahead of the core --------------------------------------------------------
@@ -449,6 +319,8 @@ class _Log:
         self.it = iter(events)
         self.back = []
         self.report = report
+        self.stream = STREAM        # the version of the stream of the session being read
+        self.hello = (None, None)   # the last hello read and what the schema says of it
 
     def next(self):
         if self.back:
@@ -456,10 +328,13 @@ class _Log:
         for ev in self.it:
             if not isinstance(ev, dict) or ev.get("ev") == "log":   # a log's head line: not an event
                 continue
-            problem = damaged(ev) if self.report is not None else None
-            if problem:
-                self.report.damage(problem)
+            problem = check(ev, self.stream) if self.report is not None else None
+            if problem is not None and _left_out(ev, problem) is not None:
+                self.report.damage(_left_out(ev, problem))
                 continue
+            if ev["ev"] == "hello":
+                self.stream = ev["stream"] if type(ev.get("stream")) is int else STREAM
+                self.hello = (ev, problem) if self.report is not None else (None, None)
             return ev
         return None
 
@@ -529,7 +404,7 @@ def _session(log, hello, overrides, report, on_contest, start=None):
     if report.firmware is None and start is None:
         report.firmware = hello.get("fw")
     run = _Run(session, log, overrides, report, on_contest, start)
-    session.problem = _hello_problem(hello)
+    session.problem = _hello_problem(hello, start is not None, log)
     if session.problem is None and start is not None and not _players_ok(start):
         session.problem = "its first game start names players that are not boxes 1 to %d" % MAX_BOXES
     if session.problem is None:
