@@ -281,6 +281,10 @@ class Items:
         self._i += 1
         return self._items[self._i - 1]
 
+    def save_settings(self, settings):
+        """A save the inputs ask for: taken (there is no log to say how it went)."""
+        return None
+
 
 # checking what a log holds -------------------------------------------------------------
 
