@@ -103,6 +103,7 @@ def test_mutated_maps_are_refused_with_a_message_by_every_reader(tmp_path, capsy
     assert 0 < good < 150        # the fuzzer made both kinds
 
 
+@pytest.mark.slow     # hundreds of maps through both runtimes: about 12 s
 def test_the_board_and_the_laptop_agree_on_each_mutated_map(tmp_path, micropython):
     """``sim --pins`` (the headless simulator, CPython and the unix port) gives each map the
     same verdict and the same message as the laptop's check."""

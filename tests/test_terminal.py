@@ -247,6 +247,7 @@ def test_the_help_overlay_fits():
     assert not any("Press ? again" in line for line in text_of(screen_of(term)))
 
 
+@pytest.mark.slow     # the real command on a pty, read for seconds
 def test_the_real_command_on_a_pseudo_terminal():
     """`courtside sim` itself, on a pty of 80x24: its screen read through pyte, keys typed
     in, keys it does not know let go, Esc to ask and Esc again to leave with exit status 0
