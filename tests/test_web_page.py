@@ -315,3 +315,86 @@ def test_random_commands_give_the_unix_ports_bytes_in_the_page(web, driver, micr
     path.write_text(text)
     expected = simulate(micropython, "--seed", "7", path).stdout
     assert streamed == expected and expected.count("\n") > len(commands)
+
+
+# Every text box of the verdict's rows, the name fields and the matrix, as the page lays
+# them out: [left, top, right, bottom], and whether each box's text fits inside it.
+LAYOUT = """
+const box = (e) => { const r = e.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; };
+const texts = [...document.querySelectorAll(
+  '#verdict-order .rank, #verdict-order .who > span, #verdict-order .lag, #verdict-order .early')];
+return {
+  page: [document.documentElement.scrollWidth, document.documentElement.clientWidth],
+  texts: texts.map((e) => ({text: e.textContent, box: box(e), fits: e.scrollWidth <= e.clientWidth,
+                            lines: e.getClientRects().length, height: e.getBoundingClientRect().height,
+                            font: parseFloat(getComputedStyle(e).fontSize)})),
+  cells: [...document.querySelectorAll('#verdict-order li > span')].map(
+    (e) => ({text: e.textContent, fits: e.scrollWidth <= e.clientWidth})),
+  names: {box: box(document.getElementById('names')),
+          fits: document.getElementById('names').scrollWidth <= document.getElementById('names').clientWidth,
+          inputs: [...document.querySelectorAll('#names input')].map(box)},
+  matrix: box(document.getElementById('matrix')),
+};
+"""
+
+LONG_NAMES = ("Bartholomew Alexander", "Maximiliana Rosewood", "Christopher Q", "Wilhelmina Fairweather")
+
+
+def _overlap(a, b):
+    return min(a[2], b[2]) - max(a[0], b[0]) > 0.5 and min(a[3], b[3]) - max(a[1], b[1]) > 0.5
+
+
+def test_the_page_lays_itself_out_from_a_phone_to_a_tv(web, driver):
+    """A verdict with long names, a tie and early answers, at a phone's, a laptop's and a
+    TV's window: no two texts of the verdict overlap, none is clipped or breaks inside a
+    rank, the name fields fit, nothing scrolls sideways, and the matrix grows."""
+    open_page(driver, web.url + "?mode=dodgeball")
+    wait_event(driver, "lobby")
+    for p, name in enumerate(LONG_NAMES, 1):
+        driver.find_element(By.CSS_SELECTOR, "#names input[data-player='%d']" % p).send_keys(name, Keys.TAB)
+    # presses in one pass of the page are stamped a few ms apart: a 20 ms window ties them
+    driver.execute_script("window.courtside.send('set tie_us=20000')")
+    tap = "const c = window.courtside; for (const b of arguments[0]) { c.press(b, true); c.press(b, false); }"
+    driver.execute_script(tap, [0, 4, 8, 12])           # all four join
+    driver.find_element(By.TAG_NAME, "body").click()
+    keys(driver, " ")                                   # start
+    wait_event(driver, "start")
+    driver.execute_script(tap, [0])                     # player 1 throws
+    time.sleep(0.4)
+    driver.execute_script(tap, [6, 10])                 # players 2 and 3 catch together
+    time.sleep(0.4)
+    driver.execute_script(tap, [14])                    # player 4 late
+    wait_event(driver, "verdict")
+    order = events(driver, "verdict")[0]["order"]
+    assert sum(o["tie"] for o in order) == 2 and any(o["early"] for o in order), order
+    ranks = [" ".join(e.text.split()) for e in driver.find_elements(By.CSS_SELECTOR, "#verdict-order .rank")]
+    assert ranks[1:3] == ["= SECOND", "= SECOND"], ranks
+    matrix = {}
+    try:
+        for width, height in ((390, 844), (1280, 800), (1920, 1080)):
+            driver.set_window_size(width, height)
+            wait_for(driver, "return innerWidth === %d" % width, what="the window at %d" % width)
+            time.sleep(0.3)
+            got = driver.execute_script(LAYOUT)
+            where = "at %dx%d" % (width, height)
+            assert got["page"][0] <= got["page"][1], ("the page scrolls sideways", where, got["page"])
+            texts = got["texts"]
+            assert len(texts) >= 4 * 4 and any("…" in t["text"] for t in texts), texts
+            for i, a in enumerate(texts):
+                assert a["fits"], ("clipped", where, a)
+                if not a["text"].startswith("EARLY"):         # a sentence, it may wrap
+                    assert a["lines"] == 1 and a["height"] < 1.6 * a["font"], ("broken", where, a)
+                for b in texts[i + 1:]:
+                    assert not _overlap(a["box"], b["box"]), ("overlap", where, a, b)
+            assert all(c["fits"] for c in got["cells"]), (where, got["cells"])
+            names = got["names"]
+            assert names["fits"], (where, names)
+            for field in names["inputs"]:
+                assert names["box"][0] - 0.5 <= field[0] and field[2] <= names["box"][2] + 0.5, (where, names)
+            if width >= 1280:                           # the four name fields on one line
+                assert len({round(field[1]) for field in names["inputs"]}) == 1, (where, names)
+            matrix[width] = got["matrix"][2] - got["matrix"][0]
+    finally:
+        driver.set_window_size(1400, 1000)
+    assert matrix[1920] > 1.25 * matrix[1280], matrix
+    check_matrix(driver)

@@ -65,6 +65,9 @@ def test_a_verdict_reads_as_ranks_with_lag_and_early():
         ("third", False, "Player 3 (green)")]
     assert order[1]["lag"] == "0.400 ms" and order[2]["early"] == "no throw was open"
     assert order[0]["rgb"] == list(render.rgb(1))
+    # the name alone, which the page may cut with an ellipsis; "who" begins with it
+    assert [o["name"] for o in order] == ["Player 1", "Bo", "Player 3"]
+    assert all(o["who"].startswith(o["name"] + " (") for o in order)
 
 
 def test_the_board_is_drawn_from_the_stream():

@@ -68,6 +68,7 @@ class View:
         p = o.get("p")
         return {"rank": o.get("rank"), "rank_word": words.rank_word(o.get("rank", 0)),
                 "tie": bool(o.get("tie")), "p": p, "who": self.names.label(p),
+                "name": self.names.who(p),
                 "rgb": list(words.rgb(p)), "b": o.get("b"),
                 "lag": words.ms(o["lag"]) if o.get("lag") else "",
                 "early": words.early_words(o.get("early"))}

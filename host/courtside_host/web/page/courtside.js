@@ -250,8 +250,11 @@ function drawVerdict(v) {
     const li = document.createElement("li");
     const swatch = el("span", "swatch");
     swatch.style.background = rgb(o.rgb);
-    li.append(el("span", "rank", (o.tie ? "= " : "") + o.rank_word.toUpperCase()), swatch,
-              el("span", "who", o.who + " " + o.b));
+    // the name may be cut (an ellipsis) where the room ends; the colour and button never
+    const who = el("span", "who");
+    who.append(el("span", "name", o.name),
+               ...[o.who.slice(o.name.length).trim(), o.b].filter((w) => w).map((w) => el("span", "what", w)));
+    li.append(el("span", "rank", (o.tie ? "= " : "") + o.rank_word.toUpperCase()), swatch, who);
     if (o.lag) li.append(el("span", "lag", "+" + o.lag));
     if (o.early) li.append(el("span", "early", "EARLY: " + o.early));
     ol.append(li);
@@ -308,6 +311,8 @@ function drawBoard(board) {
 function drawMatrix(frame) {
   api.frame = frame;
   const canvas = $("matrix");
+  const size = Math.round(canvas.clientWidth * (window.devicePixelRatio || 1));
+  if (size && canvas.width !== size) canvas.width = canvas.height = size;   // sharp at any size
   const g = canvas.getContext("2d");
   const cell = canvas.width / 8;
   const cells = JSON.parse(view.cells(frame));
@@ -323,6 +328,9 @@ function drawMatrix(frame) {
   api.frames += 1;
   if (api.firstFrameMs === null) api.firstFrameMs = api.frameAt;
 }
+
+// The matrix grows with the window: draw the last frame again at the new size.
+new ResizeObserver(() => { if (api.frame) drawMatrix(api.frame); }).observe($("matrix"));
 
 function drawBoxes() {
   const div = $("boxes");
