@@ -398,3 +398,9 @@ def test_the_page_lays_itself_out_from_a_phone_to_a_tv(web, driver):
         driver.set_window_size(1400, 1000)
     assert matrix[1920] > 1.25 * matrix[1280], matrix
     check_matrix(driver)
+
+
+def test_the_page_says_keyboard_presses_are_too_far_apart_for_a_tie(web, driver):
+    open_page(driver, web.url)
+    note = driver.find_element(By.ID, "keyboard-ties").text
+    assert "2–7 ms apart" in note and "set tie_us=10000" in note
