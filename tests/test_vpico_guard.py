@@ -20,11 +20,10 @@ from pathlib import Path
 import pytest
 from conftest import ROOT, tool
 from courtside_host.vpico.runner import VirtualPico
-from mpremote.transport import TransportExecError
+from test_vpico_fence import SECRET, refused, untouched  # the same world, kernel fence off
 
 DATA = ROOT / "host" / "courtside_host" / "vpico" / "pico"
 MPREMOTE = str(Path(sys.executable).parent / "mpremote")
-SECRET = "the laptop's own file\n"
 # Built in pieces, so that the program text sent to the board does not itself hold the
 # decorator it is about (the board's compile refuses that too).
 VIPER = "'@micro' + 'python.viper\\ndef f(a: int) -> int:\\n    return a + 1\\n'"
@@ -67,16 +66,9 @@ def fence_of(pico):
     return pico.fence
 
 
-def untouched(top, outside):
-    assert sorted(p.name for p in top.iterdir()) == ["flash", "outside"]
-    assert sorted(p.name for p in outside.iterdir()) == ["secret.txt"]
-    assert (outside / "secret.txt").read_text() == SECRET
-
-
 def error(link, code):
-    with pytest.raises(TransportExecError) as e:
-        link.exec(code)
-    return e.value.error_output.strip().splitlines()[-1]
+    """The last line of the error ``code`` is refused with."""
+    return refused(link, code).strip().splitlines()[-1]
 
 
 def test_the_kernel_fence_is_off(world):

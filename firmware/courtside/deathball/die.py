@@ -35,6 +35,15 @@ class Dice:
                 raise ValueError("a die face is 1 to 6")
         self.queue.extend(faces)
 
+    def force_words(self, words):
+        """The words after ``dice`` (``dice 3 5``, in either mode): the faces queued, or
+        why not."""
+        forced = faces(words)
+        if not forced:
+            return "dice wants faces 1 to 6"
+        self.force(forced)
+        return None
+
     def roll(self):
         """(face, forced)."""
         if self.queue:

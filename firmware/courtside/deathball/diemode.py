@@ -10,7 +10,7 @@ in a pass of its own, the next one, and a replay, which draws nothing, never loa
 """
 
 from courtside.deathball import DIE_COMMANDS
-from courtside.deathball.die import Dice, Roll, faces
+from courtside.deathball.die import Dice, Roll
 from courtside.pins import ARROWS
 from courtside.stage import NEXT_MODE, Stage
 
@@ -111,11 +111,7 @@ class DieMode(Stage):
         return self.roll.left(now, self.roll.arrow_end)
 
     def _cmd_dice(self, ctx, words):
-        forced = faces(words[1:])
-        if not forced:
-            return "dice wants faces 1 to 6"
-        self.dice.force(forced)
-        return None
+        return self.dice.force_words(words[1:])
 
     def _cmd_die(self, ctx, words):
         if words[1] not in ("corner", "wall"):

@@ -13,7 +13,7 @@ from micropython import const
 
 from courtside import clock
 from courtside.deathball import REFEREE_COMMANDS, engine, notation, rules, view
-from courtside.deathball.die import Dice, Roll, faces
+from courtside.deathball.die import Dice, Roll
 from courtside.deathball.track import Shown
 from courtside.pins import ARROWS
 from courtside.stage import Stage
@@ -416,11 +416,7 @@ class RefereeMode(Stage):
         return Stage.command(self, ctx, words)
 
     def _cmd_dice(self, ctx, words):
-        forced = faces(words[1:])
-        if not forced:
-            return "dice wants faces 1 to 6"
-        self.dice.force(forced)
-        return None
+        return self.dice.force_words(words[1:])
 
     def _cmd_roll(self, ctx, words):
         self.main(ctx, ctx.now)
