@@ -4,7 +4,8 @@ The firmware is compiled as deploy compiles it (``mpy-cross -s courtside/...``) 
 the MicroPython unix port in a heap the size of a Pico's (``-X heapsize=``), driven by the
 simulator in virtual time. After the first pass (``hello``), after the referee's modules
 have loaded in its lobby, and after the whole refereed game, it collects and prints the
-heap in use and the largest free block:
+heap in use and the largest free block, with the start's heap policy (``gc.threshold``)
+and, side by side, without it:
 
     python bench/heap_start.py
 
@@ -43,7 +44,8 @@ from courtside_sim.board import SimBoard
 from courtside_sim.script import Script
 from courtside.start import pack_heap
 
-pack_heap()                 # as the firmware's start does
+if sys.argv[3] == "packed":
+    pack_heap()             # as the firmware's start does
 
 pins = pin_map.load(sys.argv[1])
 path = sys.argv[2]
@@ -87,21 +89,25 @@ def main():
         with open(probe, "w") as f:
             f.write(PROBE)
         env = dict(os.environ, MICROPYPATH=out + ":.frozen")
-        run = subprocess.run([os.path.join(BIN, "micropython"), "-X", "heapsize=" + HEAP, probe,
-                              os.path.join(ROOT, "hardware", "pinmap.json"),
-                              os.path.join(ROOT, "tests", "scripts", "deathball_game.jsonl")],
-                             capture_output=True, text=True, env=env, check=True)
+        runs = [(policy, subprocess.run(
+            [os.path.join(BIN, "micropython"), "-X", "heapsize=" + HEAP, probe,
+             os.path.join(ROOT, "hardware", "pinmap.json"),
+             os.path.join(ROOT, "tests", "scripts", "deathball_game.jsonl"), policy],
+            capture_output=True, text=True, env=env, check=True)) for policy in ("packed", "loose")]
     block = 32
-    free = None
     print("heap from .mpy on the unix port (64-bit), %s heap; a Pico's is about half" % HEAP)
-    for line in run.stdout.splitlines():
-        if "max free sz:" in line:
-            free = int(line.rsplit(":", 1)[1]) * block
-        if line.startswith("@@"):
-            _, rest = line.split(" ", 1)
-            what, used = rest.rsplit(" ", 1)
-            print("  %-15s in use %6.1f KB   largest free block %6.1f KB"
-                  % (what, int(used) / 1024, (free or 0) / 1024))
+    for policy, run in runs:
+        print(" " + ("with the start's gc.threshold" if policy == "packed" else "without it"))
+        free = None
+        for line in run.stdout.splitlines():
+            if "max free sz:" in line:
+                free = int(line.rsplit(":", 1)[1]) * block
+            if line.startswith("@@"):
+                _, rest = line.split(" ", 1)
+                what, used = rest.rsplit(" ", 1)
+                print("  %-15s in use %6.1f KB   largest free block %6.1f KB"
+                      % (what, int(used) / 1024, (free or 0) / 1024))
 
 
-main()
+if __name__ == "__main__":
+    main()

@@ -26,6 +26,7 @@ RUNS = [
     ("main-loop passes through whole games (MicroPython unix port)", [MICROPYTHON, "passes.py"]),
     ("work per pass in instructions (unix port under callgrind)", [PY, "pass_cost.py"]),
     ("heap after start and after a refereed game, from .mpy (unix port)", [PY, "heap_start.py"]),
+    ("smallest heap for the whole loop, from .mpy (unix port)", [PY, "smallest_heap.py"]),
     ("power-on to hello, the firmware's share in instructions (unix port under callgrind)", [PY, "boot.py"]),
     ("call frames on the heap: frame words per hot-path function, blocks per pass", [PY, "frames.py"]),
     ("Deathball engine speed and referee heap", [PY, "deathball_speed.py"]),
