@@ -109,4 +109,9 @@ def test_the_status_and_the_winner_follow_the_board(tmp_path):
     new = next(i for i, (kind, _s) in enumerate(seen) if kind == "referee" and i > won[0])
     assert all(s["winner"] is None for kind, s in seen[new:])
     assert seen[-1][1]["status"].startswith("wait: ROLL for initiative.")
+    # what a page watching a board says: the same waits, with the board's buttons, no keys
+    last = seen[-1][1]
+    assert last["status"].endswith("Press ROLL (Space); then each player sets up in turn.")
+    assert last["status_board"] == "wait: ROLL for initiative. Press ROLL; then each player sets up in turn."
+    assert not [s for _, s in seen if "Space" in s["status_board"] or "arrow keys" in s["status_board"]]
     assert seen[-1][1]["stage"] == "game" and not seen[-1][1]["board"]["squares"].get("f4")

@@ -391,21 +391,25 @@ def winner_sentence(f, names=None):
 _BUSY_ADVICE = "Presses wait until the matrix has shown it."
 
 
-def advice(f, names=None):
-    """What to do about what the board waits for, in a sentence ("" for nothing)."""
+def advice(f, names=None, keys=True):
+    """What to do about what the board waits for, in a sentence ("" for nothing).
+    ``keys``: the players press the laptop's keys (the simulator, the page playing its own
+    core), so the keys are named; False where the presses are a real board's (the monitor,
+    a page watching a board), which only its buttons work for."""
     n = names or Names()
     phase = f.phase
     if phase == "lobby":
         joined = "Joined: %s. " % ", ".join(n.short(p) for p in f.players) if f.players else ""
-        return joined + "Press a button on your box to join; Space starts."
+        return joined + "Press a button on your box to join; %s starts." % ("Space" if keys else "MAIN")
     if phase == "die":
-        return "Press ROLL (Space) to roll; hold it (m) for the next mode."
+        return ("Press ROLL (Space) to roll; hold it (m) for the next mode." if keys else
+                "Press ROLL to roll; hold it for the next mode.")
     if f.mode == "dodgeball" and phase == "play":
         return "Play: press the button of the card you slap down; first wins."
     if phase == "initiative":
-        return "Press ROLL (Space); then each player sets up in turn."
+        return "Press ROLL%s; then each player sets up in turn." % (" (Space)" if keys else "")
     if f.busy == "the balls are moving" or (f.busy is None and f.turn is None and phase == "play"):
-        return "ROLL (Space) skips to the end of the run."
+        return "ROLL%s skips to the end of the run." % (" (Space)" if keys else "")
     if f.busy is not None:
         return _BUSY_ADVICE
     if f.over:
@@ -413,11 +417,12 @@ def advice(f, names=None):
     if phase == "setup":
         return "LEFT/RIGHT pick a square, UP/DOWN places."
     if phase == "play":
-        return "Two arrows (the arrow keys work for this box)."
+        return "Two arrows (the arrow keys work for this box)." if keys else "Two arrows on the box."
     return ""
 
 
-def status(f, names=None):
-    """One line: what the board waits for, then what to do about it."""
-    more = advice(f, names)
+def status(f, names=None, keys=True):
+    """One line: what the board waits for, then what to do about it (``keys``: see
+    ``advice``)."""
+    more = advice(f, names, keys)
     return "wait: %s.%s" % (waiting(f, names), " " + more if more else "")

@@ -121,7 +121,7 @@ class Monitor:
             out = [line(ev, self.names)]
             if kind in _BOARD_AFTER and f.board is not None and f.board.where and f.phase != "setup":
                 out.append(board(f.board))
-        said = render.status(f, self.names) if f.mode is not None else None
+        said = render.status(f, self.names, keys=False) if f.mode is not None else None
         if kind in _STATUS_AFTER and said != self.said:
             self.said = said
             if said is not None:

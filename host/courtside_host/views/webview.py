@@ -50,7 +50,8 @@ class View:
         n = self.names
         stage = words.stage(f)
         out = {"mode": f.mode, "mode_name": words.mode_name(f.mode), "stage": stage,
-               "status": words.status(f, n), "waiting": f.waiting, "busy": f.busy,
+               "status": words.status(f, n), "status_board": words.status(f, n, keys=False),
+               "waiting": f.waiting, "busy": f.busy,
                "turn": words.mover(f), "players": f.players if stage == "game" else [],
                "joined": f.players if stage == "lobby" else [],
                "labels": {str(p): n.label(p) for p in range(1, 5)},

@@ -219,7 +219,7 @@ function story(ev) {
 
 function refresh() {
   state = JSON.parse(view.state());
-  $("status").textContent = state.status;
+  $("status").textContent = source === "page" ? state.status : state.status_board;  // a board takes no keys
   for (const b of document.querySelectorAll("#modes button"))
     b.classList.toggle("current", b.dataset.mode === state.mode);
   drawLobby(state.stage === "lobby" ? state.joined : null);
