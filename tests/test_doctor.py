@@ -1,5 +1,8 @@
 """Doctor on the virtual Pico: versions, pin map and the firmware's answer."""
 
+import re
+
+from conftest import ROOT
 from courtside_host import cli
 from courtside_host.link import deploy as dep
 
@@ -12,6 +15,12 @@ def test_doctor_reports_a_healthy_board(vpico, capsys):
     assert "MicroPython: 1.29.0" in out and "Courtside on the board: %s" % dep.local_version() in out
     assert "sound, same as the laptop's" in out and "firmware answers ping" in out
     assert "all in order" in out
+    # docs/laptop.md's example, from a Pico on USB, has the same lines in the same order,
+    # each with the same words up to its first colon; only the USB line needs a real port
+    doc = (ROOT / "docs" / "laptop.md").read_text()
+    example = re.search(r"## 5\. Doctor.*?Example output:\n\n```\n(.*?)```", doc, re.S).group(1)
+    heads = [line.split(":")[0] for line in example.splitlines() if not line.startswith("ok       Pico on ")]
+    assert heads == [line.split(":")[0] for line in out.replace(str(ROOT) + "/", "").splitlines()]
 
 
 def test_doctor_finds_a_bad_pin_map_and_old_firmware(vpico, capsys):
