@@ -29,6 +29,7 @@ RUNS = [
     ("smallest heap for the whole loop, from .mpy (unix port)", [PY, "smallest_heap.py"]),
     ("power-on to hello, the firmware's share in instructions (unix port under callgrind)", [PY, "boot.py"]),
     ("call frames on the heap: frame words per hot-path function, blocks per pass", [PY, "frames.py"]),
+    ("matrix cues: contrast with an unlit LED on a screen, before and now", [PY, "contrast.py"]),
     ("Deathball engine speed and referee heap", [PY, "deathball_speed.py"]),
     ("deploy speed against the virtual Pico", [PY, "deploy_speed.py"]),
     ("replay of a 20 MB log", [PY, "replay_speed.py", "20"]),

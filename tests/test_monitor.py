@@ -67,11 +67,11 @@ def shown(ev, mon=None):
 def test_events_read_as_people_want_them():
     press = shown({"ev": "press", "t": 61500000, "p": 3, "b": "CATCH", "c": 4, "lag": 1250,
                    "n": 9, "early": True})
-    assert press.startswith("1:01.500") and "Player 3 (green) plays CATCH" in press
+    assert press.startswith("1:01.500") and "Player 3 (cyan) plays CATCH" in press
     assert "+1.250 ms" in press and "Early" in press
     tie = shown({"ev": "tie", "t": 0, "c": 1, "rank": 1, "players": [1, 4], "draw": [4, 1], "gap": 300})
-    assert "Tie for first between Player 1 (red) and Player 4 (orange), 0.300 ms apart" in tie
-    assert "the fair draw puts Player 4 (orange) then Player 1 (red)" in tie
+    assert "Tie for first between Player 1 (red) and Player 4 (blue), 0.300 ms apart" in tie
+    assert "the fair draw puts Player 4 (blue) then Player 1 (red)" in tie
     assert "PASS is stuck" in shown({"ev": "stuck", "t": 0, "p": 2, "b": "PASS"})
     assert "box fault, 3 buttons" in shown({"ev": "fault", "t": 0, "kind": "box", "p": 1, "closed": 3})
     assert "DROPPED 5" in shown({"ev": "overflow", "t": 0, "dropped": 9, "new": 5})
@@ -94,7 +94,7 @@ def test_a_verdict_table_shows_early_answers_and_names():
          "early": "throw already answered"}]}
     text = shown(verdict, monitor.Monitor(render.Names({3: "Cy"})))
     assert "contest 2: tie window 1.000 ms" in text
-    assert "second (tie)" in text and "Cy (green)" in text
+    assert "second (tie)" in text and "Cy (cyan)" in text
     assert "EARLY: the throw was already answered" in text
 
 
@@ -139,7 +139,7 @@ def test_the_monitor_says_what_the_board_waits_for():
     ready = next(i for i, line in enumerate(lines) if i > first and "takes Player 1 (red)'s presses" in line)
     assert not any(line.startswith("  wait: ") for line in lines[first + 2:ready])   # through the run
     assert lines[ready + 1].strip().startswith("wait: Player 1 (red) to move.")
-    assert said[-1] == "wait: ROLL for a new game. Game over: Player 3 (green) wins the game!"
+    assert said[-1] == "wait: ROLL for a new game. Game over: Player 3 (cyan) wins the game!"
     assert not any("initiative" in s for s in said[said.index(
         "wait: Player 1 (red) to set up. LEFT/RIGHT pick a square, UP/DOWN places."):])
 

@@ -61,7 +61,7 @@ def test_early_answers_are_named_by_their_reason():
          "early": "throw already answered"}]}
     text = render.sentence(verdict)
     assert "first Player 2 (yellow) DODGE (EARLY: no throw was open)" in text
-    assert "third Player 3 (green) CATCH +9.000 ms (EARLY: the throw was already answered)" in text
+    assert "third Player 3 (cyan) CATCH +9.000 ms (EARLY: the throw was already answered)" in text
     lines = render.verdict_lines(verdict)
     assert lines[-2:] == ["EARLY P2 DODGE: no throw was open",
                           "EARLY P3 CATCH: the throw was already answered"]
@@ -104,7 +104,7 @@ def test_the_status_line_says_who_sets_up_and_when_the_balls_move():
             break
     setups = [s for kind, s in said if kind == "setup"]
     assert setups[:2] == ["wait: Bo (yellow) to set up. LEFT/RIGHT pick a square, UP/DOWN places.",
-                          "wait: Player 3 (green) to set up. LEFT/RIGHT pick a square, UP/DOWN places."]
+                          "wait: Player 3 (cyan) to set up. LEFT/RIGHT pick a square, UP/DOWN places."]
     assert not any("initiative" in s for kind, s in said if kind in ("setup", "ready", "turn"))
     first = next(i for i, (kind, _s) in enumerate(said) if kind == "bounce")
     run = said[first:-1]
@@ -123,6 +123,7 @@ def test_relative_brightness_keeps_every_level_apart():
     assert max(max(c) for c in after) == 255             # the brightest shown at full
     ring = render.cells(scaled)[0]                        # a8: outside the red ring
     assert ring[0] > 40 and ring[1] == ring[2] == 0      # dim red, yet visible
+    assert render.dims(scaled)[0] and not render.dims(scaled)[8 * 5 + 3]   # drawn as dim; d3 (a figure) not
 
 
 def test_names_are_checked():
@@ -134,8 +135,9 @@ def test_names_are_checked():
 
 def test_the_choices_are_data_a_web_page_can_share():
     face = json.loads(render.face_json())
-    assert [p["rgb"] for p in face["players"]] == [list(c) for c in display.COLOURS]
-    assert [p["colour"] for p in face["players"]] == ["red", "yellow", "green", "orange"]
+    assert [p["led"] for p in face["players"]] == [list(c) for c in display.COLOURS]
+    assert [p["colour"] for p in face["players"]] == ["red", "yellow", "cyan", "blue"]
+    assert [p["rgb"] for p in face["players"]] == [list(render.rgb(p)) for p in range(1, 5)]
     assert set(face["early"]) == {"no throw open", "throw already answered"}
 
 
@@ -145,7 +147,7 @@ def test_the_text_filter_reads_a_headless_stream():
     out = subprocess.run([sys.executable, "-m", "courtside_host.views.render", "--name", "3=Cy"],
                          input=run.stdout, capture_output=True, text=True, timeout=60, check=False, env=env)
     assert out.returncode == 0, out.stderr
-    assert "Cy (green) wins the game!" in out.stdout and '"ev"' not in out.stdout
+    assert "Cy (cyan) wins the game!" in out.stdout and '"ev"' not in out.stdout
     bad = subprocess.run([sys.executable, "-m", "courtside_host.views.render", "--name", "Cy"], input="",
                          capture_output=True, text=True, timeout=60, check=False, env=env)
     assert bad.returncode == 2 and bad.stderr.startswith("courtside render: ")

@@ -247,7 +247,7 @@ def test_a_contest_drawn_as_a_timeline(tmp_path):
     windows = svg.findall(ns + "rect[@class='tie-window']")
     assert len(windows) == 2 and float(windows[1].get("width")) > 0       # one per rank
     text = " ".join(t.text or "" for t in svg.iter(ns + "text"))
-    assert "Cy (green)" in text and "=second CATCH +300.7 ms" in text and "first THROW (first)" in text
+    assert "Cy (cyan)" in text and "=second CATCH +300.7 ms" in text and "first THROW (first)" in text
     assert "EARLY: the throw was already answered" in text and "tie window 1.000 ms" in text
     log = tmp_path / "round.jsonl"
     log.write_text("".join(json.dumps(e) + "\n" for e in _script_stream("dodgeball_round")))

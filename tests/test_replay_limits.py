@@ -420,5 +420,5 @@ def test_a_deathball_winner_is_reported_without_asking(worked, tmp_path):
                          capture_output=True, text=True, timeout=120, check=False,
                          env=dict(os.environ, COLUMNS="200"))
     assert run.returncode == 0, run.stdout
-    assert "session 1 game 1, Deathball (refereed): Player 3 (green) wins the game! (the board and the " \
+    assert "session 1 game 1, Deathball (refereed): Player 3 (cyan) wins the game! (the board and the " \
            "replay agree)" in run.stdout

@@ -16,7 +16,9 @@ from conftest import ROOT
 from courtside import display
 from courtside.deathball import view
 from courtside.fair import seeded
-from courtside_host.views import terminal
+from courtside_host.views import render, terminal
+
+OFF = "%02x%02x%02x" % tuple(render.FACE["off"])     # an unlit LED's dots
 
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 
@@ -98,9 +100,9 @@ def test_the_verdict_banner_names_ranks_ties_and_early():
     screen = screen_of(term)           # on the matrix: box 2's band, thin (the early mark)
     top = colours(screen, [matrix_cell(x, 0) for x in range(8)])
     under = colours(screen, [matrix_cell(x, 1) for x in range(8)])
-    assert len(set(top)) == 1 and top[0] not in ("262626", "default")
+    assert len(set(top)) == 1 and top[0] not in (OFF, "default")
     assert top[0].startswith("ff") and top[0].endswith("00")          # yellow: red and green, no blue
-    assert set(under) == {"262626"}
+    assert set(under) == {OFF}
 
 
 def colours(screen, cells):
@@ -135,7 +137,7 @@ def test_every_deathball_cue_has_its_own_colour():
         x, y = matrix_cell(col, 7 - row)
         found[name] = screen.buffer[y][x].fg
     assert len(set(found.values())) == len(found), found
-    assert found["inside"] == "262626"                        # an empty square is the dark dot
+    assert found["inside"] == OFF                        # an empty square is the dark dot
 
 
 def test_the_die_wall_ball_and_arrow_are_told_apart():
@@ -181,8 +183,8 @@ def test_the_winner_screen():
     assert not any("W I N N E R" in line for line in running[0])
     assert running[0][21].startswith("▶ wait: the balls are moving.")
     lines = text_of(screen_of(term))
-    assert any("W I N N E R" in line for line in lines) and any("Cy (green)" in line for line in lines)
-    assert "Game over: Cy (green) wins the game!" in lines[21]
+    assert any("W I N N E R" in line for line in lines) and any("Cy (cyan)" in line for line in lines)
+    assert "Game over: Cy (cyan) wins the game!" in lines[21]
     assert lines[21].startswith("▶ wait: ROLL for a new game.")
 
 

@@ -197,7 +197,7 @@ def test_the_status_says_who_sets_up_and_the_winner_goes_with_a_new_game(web, dr
     assert not driver.find_element(By.ID, "winner").is_displayed()
     keys(driver, " ")                       # ROLL: the run to its end
     wait_for(driver, "return !document.getElementById('winner').hidden", what="the winner")
-    assert "Player 3 (green) wins the game!" in driver.find_element(By.ID, "winner").text
+    assert "Player 3 (cyan) wins the game!" in driver.find_element(By.ID, "winner").text
     assert status(driver).startswith("wait: ROLL for a new game.")
     keys(driver, " ")                       # ROLL: a new game with the same players
     wait_for(driver, "return document.getElementById('winner').hidden", what="the winner gone")

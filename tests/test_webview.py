@@ -62,7 +62,7 @@ def test_a_verdict_reads_as_ranks_with_lag_and_early():
     order = json.loads(view.state())["verdict"]["order"]
     assert [(o["rank_word"], o["tie"], o["who"]) for o in order] == [
         ("first", True, "Player 1 (red)"), ("first", True, "Bo (yellow)"),
-        ("third", False, "Player 3 (green)")]
+        ("third", False, "Player 3 (cyan)")]
     assert order[1]["lag"] == "0.400 ms" and order[2]["early"] == "no throw was open"
     assert order[0]["rgb"] == list(render.rgb(1))
     # the name alone, which the page may cut with an ellipsis; "who" begins with it
@@ -97,7 +97,7 @@ def test_the_status_and_the_winner_follow_the_board(tmp_path):
         seen.append((said["ev"], json.loads(view.state())))
     setups = [s for kind, s in seen if kind == "setup"]
     assert [s["status"].split(".")[0] for s in setups] == [
-        "wait: Bo (yellow) to set up", "wait: Player 3 (green) to set up", "wait: the balls are moving"]
+        "wait: Bo (yellow) to set up", "wait: Player 3 (cyan) to set up", "wait: the balls are moving"]
     assert [s["turn"] for s in setups[:2]] == [2, 3]
     runs = [s for kind, s in seen if kind in ("bounce", "ball")]
     assert runs and all(s["status"].startswith("wait: the balls are moving.") for s in runs)
@@ -105,7 +105,7 @@ def test_the_status_and_the_winner_follow_the_board(tmp_path):
     won = [i for i, (kind, s) in enumerate(seen) if s["winner"]]
     assert seen[won[0]][0] == "ready"                  # once the matrix has shown the end
     assert seen[won[0] - 1][1]["status"].startswith("wait: the balls are moving.")
-    assert seen[won[0]][1]["winner"] == "Player 3 (green) wins the game!"
+    assert seen[won[0]][1]["winner"] == "Player 3 (cyan) wins the game!"
     new = next(i for i, (kind, _s) in enumerate(seen) if kind == "referee" and i > won[0])
     assert all(s["winner"] is None for kind, s in seen[new:])
     assert seen[-1][1]["status"].startswith("wait: ROLL for initiative.")

@@ -4,9 +4,12 @@ A frame is a ``bytearray(192)``: RGB for pixel (x, y) at ``3 * (8 * y + x)``, y 
 row. Colour carries player identity; shape carries meaning, so the matrix still reads
 for a player who cannot tell two colours apart (box LEDs repeat each verdict).
 
-Player colours are the ones a box LED can have (red, yellow, green, orange: LEDs of
-about 2 V, which the Pico's 3.3 V pins can drive), so a box's LED and its player's colour
-on the matrix are the same colour: box 1 red, box 2 yellow, box 3 green, box 4 orange.
+Player colours: box 1 red, box 2 yellow, box 3 cyan, box 4 blue, the colour of each box's
+LED too. Two warm colours far apart in lightness and two cool ones, so they stay apart for
+the common red-green colour-vision deficiencies, where red, orange and green look alike
+(``tests/test_palette.py`` checks them under a simulation). The levels are the LEDs' drive,
+linear light: yellow needs less green than a screen's yellow because a WS2812's green is
+the brightest of its three.
 
 Dodge Ball contest: one band of two rows per rank, top band first. A band in one colour
 is a player alone on that rank. A tie is a band split into the tied players' colours over
@@ -14,10 +17,10 @@ a dashed white bottom row: the tie mark. An early answer's part of its band is t
 bottom row dark): the early mark.
 
 The lobby shows its game in the four centre pixels: white for Dodge Ball, a deathball's
-violet for the refereed Deathball (the die mode shows a dim six).
+pink for the refereed Deathball (the die mode shows a dim six).
 """
 
-COLOURS = ((255, 0, 0), (255, 150, 0), (0, 210, 40), (255, 60, 0))  # players 1..4
+COLOURS = ((255, 0, 0), (255, 170, 0), (0, 170, 255), (0, 40, 255))  # players 1..4
 WHITE = (255, 255, 255)
 DIM = 12
 
@@ -37,7 +40,7 @@ def dim(rgb, level=DIM):
     return (rgb[0] * level // 255, rgb[1] * level // 255, rgb[2] * level // 255)
 
 
-_REFEREE_MARK = (110, 0, 150)   # a deathball's violet
+_REFEREE_MARK = (160, 12, 48)   # a deathball's pink
 
 
 # Each drawing function keeps its frame within 11 words (a bigger one is taken from the

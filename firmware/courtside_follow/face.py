@@ -18,13 +18,16 @@ the MicroPython unix port and the page's WebAssembly.
 import json
 
 from courtside.deathball import notation
+from courtside.deathball.view import BALL_COLOURS
 from courtside.display import COLOURS
 
 FACE: dict = {
-    # players 1..4: the colour every view names them by (the box LED has the same colour)
-    "players": [{"colour": name, "rgb": list(rgb)} for name, rgb in
-                zip(("red", "yellow", "green", "orange"), COLOURS)],
-    "balls": [{"name": "ball 1", "colour": "white"}, {"name": "ball 2", "colour": "violet"}],
+    # players 1..4: the colour every view names them by (the box LED has the same colour);
+    # "led" the matrix's drive levels, "rgb" the colour a screen shows for them (cells())
+    "players": [{"colour": name, "led": list(rgb)} for name, rgb in
+                zip(("red", "yellow", "cyan", "blue"), COLOURS)],
+    "balls": [{"name": "ball 1", "colour": "white", "led": list(BALL_COLOURS[0])},
+              {"name": "ball 2", "colour": "pink", "led": list(BALL_COLOURS[1])}],
     "rings": {"1": "red ring (6x6)", "2": "green ring (4x4)"},
     "ranks": ["first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth"],
     "early": {"no throw open": "no throw was open",
@@ -32,10 +35,18 @@ FACE: dict = {
     "modes": {"dodgeball": "Dodge Ball", "referee": "Deathball (refereed)", "die": "Deathball die",
               "lobby": "lobby"},
     # Matrix levels are shown relative to the brightest pixel of the frame, then lifted
-    # (level ** lift) so that dim cues (rings, the pending square, a ball's heading, the
-    # blinking figure) stay visible and distinct on a screen. 0 < lift <= 1.
+    # (level ** lift, about a screen's gamma, as the drive levels are linear light) so that
+    # dim cues (rings, the pending square, a ball's heading, the blinking figure) stay
+    # apart from bright ones; 0 < lift <= 1. An unlit LED is drawn "off", and no lit pixel
+    # darker than a luminance of "floor" (WCAG relative luminance), so every cue stands at
+    # least 3:1 against an unlit LED (tests/test_contrast.py). Raised that far, a dim red
+    # is not much darker than a bright one, so a pixel below "dim" of the frame's brightest
+    # level is also drawn in another shape (a ring on the page, a shaded block in the
+    # terminal): a figure's blink, a pending square, a heading stay apart.
     "lift": 0.5,
-    "off": [38, 38, 38],
+    "off": [20, 20, 20],
+    "floor": 0.13,
+    "dim": 0.3,
     # the keyboard's boxes: row N is box N+1's four buttons in pin-map order (THROW DODGE
     # CATCH PASS, UP DOWN LEFT RIGHT); Space is the main button, m its long press
     "keys": ["1234", "qwer", "asdf", "zxcv"],
@@ -284,17 +295,75 @@ def cells(frame):
     """The 64 pixels of a frame (row by row, top first) as RGB for a screen, or None for a
     dark pixel. Levels are relative to the frame's brightest value and lifted by
     ``FACE["lift"]``, so the brightness and power cap the core applied do not hide how a
-    dim cue differs from a bright one."""
+    dim cue differs from a bright one; then raised to ``FACE["floor"]``, so none is lost
+    against an unlit LED."""
     top = max(frame) if frame else 0
-    lift = FACE["lift"]
     out = []
     for i in range(0, 192, 3):
         r, g, b = frame[i], frame[i + 1], frame[i + 2]
-        if not (r or g or b):
-            out.append(None)
-            continue
-        out.append(tuple(round(255 * (v / top) ** lift) if v else 0 for v in (r, g, b)))
+        out.append(shown((r, g, b), top) if r or g or b else None)
     return out
+
+
+def dims(frame):
+    """For each of the 64 pixels (as ``cells``), True where it is lit but dim: below
+    ``FACE["dim"]`` of the frame's brightest level, drawn in the dim shape."""
+    top = max(frame) if frame else 0
+    edge = FACE["dim"] * top
+    return [0 < max(frame[i], frame[i + 1], frame[i + 2]) < edge for i in range(0, 192, 3)]
+
+
+def shown(led, top=255):
+    """The screen colour of one lit pixel of drive levels ``led`` in a frame whose
+    brightest level is ``top``. Lifted, then its luminance is mapped from (0, the hue's
+    brightest] onto [the floor, the hue's brightest], so levels keep their order and none
+    falls below the floor; a hue whose brightest is under the floor (a pure blue) is paled
+    to it."""
+    lift = FACE["lift"]
+    lin = [_linear((v / top) ** lift) if v else 0.0 for v in led]
+    floor = FACE["floor"]
+    most = max(lin)
+    full = [v / most for v in lin]          # the hue at its brightest
+    y_full = luminance(full)
+    if y_full < floor:
+        t = (floor - y_full) / (1 - y_full)
+        lin = [v + t * (1 - v) for v in full]
+    else:
+        y = luminance(lin)
+        k = (floor + (y_full - floor) * y / y_full) / y
+        lin = [v * k for v in lin]
+    return tuple(_encoded(v) for v in lin)
+
+
+def screen_rgb(led):
+    """A matrix colour at full brightness as every screen draws it (swatches, names)."""
+    return shown(led, max(led))
+
+
+def luminance(lin):
+    """WCAG relative luminance of linear RGB (0..1 each)."""
+    return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+
+
+def contrast(a, b):
+    """WCAG contrast ratio of two sRGB colours (0..255 each), 1 to 21."""
+    ya = luminance([_linear(v / 255) for v in a]) + 0.05
+    yb = luminance([_linear(v / 255) for v in b]) + 0.05
+    return max(ya, yb) / min(ya, yb)
+
+
+def _linear(e):
+    """sRGB encoded (0..1) to linear light."""
+    return e / 12.92 if e <= 0.04045 else ((e + 0.055) / 1.055) ** 2.4
+
+
+def _encoded(v):
+    v = min(max(v, 0.0), 1.0)
+    return round(255 * (12.92 * v if v <= 0.0031308 else 1.055 * v ** (1 / 2.4) - 0.055))
+
+
+for _each in FACE["players"] + FACE["balls"]:
+    _each["rgb"] = list(screen_rgb(_each["led"]))
 
 
 # the Deathball board, as the follower has it ----------------------------------------------

@@ -2,7 +2,7 @@
 
 Each matrix pixel is one square of the chessboard: column a on the left, row 8 at the top
 (y = 0) and row 1, the starting edge, at the bottom (y = 7). Figures are in their player's
-colour, the two deathballs white and violet with a dim pixel ahead of each showing its
+colour, the two deathballs white and pink with a dim pixel ahead of each showing its
 heading, the squares outside the ring dim red (red ring) and dim green (green ring). The
 player to move blinks. All drawing goes into a caller's ``bytearray(192)``; nothing here
 allocates a frame.
@@ -14,7 +14,7 @@ allocates a frame.
 
 from courtside.display import COLOURS as PLAYER_COLOURS  # the same colours in every mode
 
-BALL_COLOURS = ((110, 110, 110), (110, 0, 150))
+BALL_COLOURS = ((110, 110, 110), (160, 12, 48))   # white, pink
 _RED_RING = (14, 0, 0)
 _GREEN_RING = (0, 12, 0)
 _WALL = (30, 30, 30)

@@ -28,6 +28,8 @@ from courtside_follow.face import (
     clock,
     colour_name,
     contest_heading,
+    contrast,
+    dims,
     early_words,
     face_json,
     figures,
@@ -40,7 +42,9 @@ from courtside_follow.face import (
     rank_word,
     rgb,
     rows,
+    screen_rgb,
     sentence,
+    shown,
     stage,
     status,
     verdict_lines,
@@ -49,9 +53,10 @@ from courtside_follow.face import (
 )
 
 __all__ = [
-    "FACE", "Names", "QUIET", "advice", "balls", "cells", "clock", "colour_name",
-    "contest_heading", "early_words", "face_json", "figures", "grid", "inside", "mode_name",
-    "mover", "ms", "parse_names", "rank_word", "rgb", "rows", "sentence", "stage", "status",
+    "FACE", "Names", "QUIET", "advice", "balls", "cells", "clock", "colour_name", "contrast",
+    "contest_heading", "dims", "early_words", "face_json", "figures", "grid", "inside", "mode_name",
+    "mover", "ms", "parse_names", "rank_word", "rgb", "rows", "screen_rgb", "sentence", "shown",
+    "stage", "status",
     "verdict_lines", "waiting", "winner_sentence",
 ]
 

@@ -298,13 +298,15 @@ class Terminal:
         """9 lines of 18 visible columns: row numbers, 8 pixels of 2 cells, the letters."""
         rows = []
         cells = render.cells(self.pixels)
+        dims = render.dims(self.pixels)
         off = _fg(tuple(render.FACE["off"])) + "··"
         referee = self.follow.mode == "referee"
         for y in range(8):
             row = ["%d " % (8 - y) if referee else "  "]
             for x in range(8):
                 rgb = cells[8 * y + x]
-                row.append(off if rgb is None else _fg(rgb) + "██")
+                # a dim pixel in a shaded block, so it differs from a bright one in shape too
+                row.append(off if rgb is None else _fg(rgb) + ("▓▓" if dims[8 * y + x] else "██"))
             rows.append("".join(row) + "\x1b[0m")
         rows.append("  a b c d e f g h " if referee else " " * 18)
         return rows

@@ -21,6 +21,9 @@ _LANE = 54
 _TOP = 64
 _CHAR = 8.0           # the width of a character of the 13 px sans-serif, about (a bound, not a metric)
 _MIN_WINDOW = 6       # px: a tie window is never drawn thinner, however long the contest
+# dark paper, as the page and the terminal: the player colours (yellow, cyan) read on it
+PAPER = "#16181b"
+INK = "#eceff1"
 
 
 def _nice_step(span):
@@ -50,7 +53,7 @@ def _text_near(x, y, words, cls):
     else:
         left = max(6.0, _W - 6 - width)
     fit = ' textLength="%d" lengthAdjust="spacingAndGlyphs"' % (_W - 12) if width > _W - 12 else ""
-    return '<text class="%s" x="%.1f" y="%d" fill="black"%s>%s</text>' % (cls, left, y, fit, escape(words))
+    return '<text class="%s" x="%.1f" y="%d" fill="%s"%s>%s</text>' % (cls, left, y, INK, fit, escape(words))
 
 
 def draw(verdict, names=None, title=None, settings=None):
@@ -72,10 +75,10 @@ def draw(verdict, names=None, title=None, settings=None):
 
     out = ['<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" '
            'font-family="sans-serif" font-size="13">' % (_W, height, _W, height),
-           '<rect width="100%" height="100%" fill="white"/>',
-           '<text x="12" y="24" font-size="16" font-weight="bold">%s</text>'
-           % escape(title or render.contest_heading(verdict, settings))]
-    out.append('<text x="12" y="44" fill="#555">each dot a press at its lag behind the first; '
+           '<rect width="100%%" height="100%%" fill="%s"/>' % PAPER,
+           '<text x="12" y="24" font-size="16" font-weight="bold" fill="%s">%s</text>'
+           % (INK, escape(title or render.contest_heading(verdict, settings)))]
+    out.append('<text x="12" y="44" fill="#b0b4b8">each dot a press at its lag behind the first; '
                'shaded: the tie window (%s) after each rank\'s first press</text>' % _label(tie_us))
     bottom = _TOP + _LANE * len(players)
     seen_ranks = set()
@@ -97,13 +100,13 @@ def draw(verdict, names=None, title=None, settings=None):
         out.append('<text x="12" y="%d" fill="%s" font-weight="bold">%s</text>'
                    % (y + 5, colour, escape(names.label(p))))
     step = _nice_step(span)                            # the axis
-    out.append('<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="black"/>' % (_LEFT, bottom + 8, _W - _RIGHT,
-                                                                             bottom + 8))
+    out.append('<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="%s"/>' % (_LEFT, bottom + 8, _W - _RIGHT,
+                                                                          bottom + 8, INK))
     tick = 0
     while tick <= span:
-        out.append('<line x1="%.1f" y1="%d" x2="%.1f" y2="%d" stroke="black"/>'
-                   % (x(tick), bottom + 4, x(tick), bottom + 12))
-        out.append('<text x="%.1f" y="%d" text-anchor="middle" fill="#333">%s</text>'
+        out.append('<line x1="%.1f" y1="%d" x2="%.1f" y2="%d" stroke="%s"/>'
+                   % (x(tick), bottom + 4, x(tick), bottom + 12, INK))
+        out.append('<text x="%.1f" y="%d" text-anchor="middle" fill="#d0d4d8">%s</text>'
                    % (x(tick), bottom + 28, _label(tick)))
         tick += step
     for o in order:                                    # the presses

@@ -9,7 +9,7 @@ board and status line as the terminal simulator, the monitor and replay. It runs
     view = View()
     view.feed('{"ev":"join","t":0,"p":1}')   # -> '{"sentence": "Player 1 (red) joins ..."}'
     view.state()                             # JSON: status, verdict, board, ...
-    view.cells([0] * 192)                    # JSON: 64 cells, [r, g, b] or null
+    view.cells([0] * 192)                    # JSON: 64 cells, [[r, g, b], dim] or null
 """
 
 import json
@@ -83,16 +83,26 @@ class View:
                 squares[square] = {"p": what, "rgb": list(words.rgb(what)), "char": char}
             else:
                 squares[square] = {"what": what, "char": char}
+        for i, square, heading in words.balls(b):         # each ball with where it heads
+            squares[square]["heading"] = heading
+            squares[square]["rgb"] = face_ball_rgb(i)
         inside = [sq for sq in _SQUARES if words.inside(b, sq)]
         return {"squares": squares, "inside": inside, "turn": words.mover(self.follow),
                 "rows": words.rows(b)}
 
     def cells(self, frame):
-        """The matrix as a screen shows it (``words.cells``), as JSON."""
-        return json.dumps([list(c) if c else None for c in words.cells(frame)])
+        """The matrix as a screen shows it, as JSON: each pixel's colour (``words.cells``;
+        null for unlit) and whether it is drawn in the dim shape (``words.dims``)."""
+        dims = words.dims(frame)
+        return json.dumps([[list(c), dims[i]] if c else None for i, c in enumerate(words.cells(frame))])
 
 
 _SQUARES = [c + str(r) for r in range(1, 9) for c in "abcdefgh"]
+
+
+def face_ball_rgb(i):
+    """Ball ``i`` (1 or 2) in its screen colour, as the matrix draws it."""
+    return words.FACE["balls"][i - 1]["rgb"]
 
 
 def face():

@@ -277,6 +277,8 @@ function drawLobby(players) {
   if (!players.length) ol.append(el("li", "", "nobody yet"));
 }
 
+const ARROWS = {n: "↑", ne: "↗", e: "→", se: "↘", s: "↓", sw: "↙", w: "←", nw: "↖"};
+
 function drawBoard(board) {
   if (!changed("board", board)) return;
   const div = $("board");
@@ -288,13 +290,21 @@ function drawBoard(board) {
     cells.push(el("div", "label", String(row)));
     for (const [i, col] of [..."abcdefgh"].entries()) {
       const name = col + row;
-      const sq = el("div", "sq" + (inside.has(name) ? " in" : "") + ((i + row) % 2 ? "" : " dark"));
+      // outside the ring: the band the red ring (the first death) or the green one took
+      const band = Math.min(i, row - 1, 7 - i, 8 - row);
+      const where = inside.has(name) ? " in" : band === 0 ? " ring1" : " ring2";
+      const sq = el("div", "sq" + where + ((i + row) % 2 ? "" : " dark"));
       sq.dataset.square = name;
       const what = board.squares[name];
       if (what && what.p) {
         const fig = el("div", "fig" + (what.p === board.turn ? " turn" : ""), String(what.p));
         fig.style.background = rgb(what.rgb);
         sq.append(fig);
+      } else if (what && what.heading) {        // a ball, with an arrow where it heads
+        const ball = el("div", what.what, ARROWS[what.heading]);
+        ball.style.background = rgb(what.rgb);
+        ball.title = "heading " + what.heading;
+        sq.append(ball);
       } else if (what) {
         sq.append(el("div", what.what));
       }
@@ -319,10 +329,24 @@ function drawMatrix(frame) {
   g.fillStyle = "#000";
   g.fillRect(0, 0, canvas.width, canvas.height);
   cells.forEach((c, i) => {
-    g.fillStyle = rgb(c || face.off);
+    const x = (i % 8 + 0.5) * cell, y = (Math.floor(i / 8) + 0.5) * cell;
+    g.fillStyle = rgb(face.off);              // the LED itself, lit or not
     g.beginPath();
-    g.arc((i % 8 + 0.5) * cell, (Math.floor(i / 8) + 0.5) * cell, cell * 0.42, 0, 2 * Math.PI);
+    g.arc(x, y, cell * 0.42, 0, 2 * Math.PI);
     g.fill();
+    if (!c) return;
+    const [colour, dim] = c;
+    g.beginPath();
+    if (dim) {                                // a dim pixel: a ring, so it differs in shape too
+      g.strokeStyle = rgb(colour);
+      g.lineWidth = cell * 0.16;
+      g.arc(x, y, cell * 0.34, 0, 2 * Math.PI);
+      g.stroke();
+    } else {
+      g.fillStyle = rgb(colour);
+      g.arc(x, y, cell * 0.42, 0, 2 * Math.PI);
+      g.fill();
+    }
   });
   api.frameAt = performance.now();
   api.frames += 1;
