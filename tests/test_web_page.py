@@ -90,17 +90,24 @@ def check_matrix(driver):
 def _wrong_cells(shot, frame):
     """[(cell, on screen, wanted)] for every cell the shot shows otherwise than the
     renderer says; a frame that lights nothing is wrong too."""
-    cell = shot.width // 8
     off = tuple(render.FACE["off"])
     wanted = [want or off for want in render.cells(bytes(frame))]
     if all(want == off for want in wanted):
         return ["the frame lights nothing"]
     wrong = []
-    for i, want in enumerate(wanted):
-        got = shot(int((i % 8 + 0.5) * cell), int((i // 8 + 0.5) * cell))
+    for i, (got, want) in enumerate(zip(seen_cells(shot, frame), wanted)):
         if any(abs(g - w) > 2 for g, w in zip(got, want)):
             wrong.append((i, got, want))
     return wrong
+
+
+def seen_cells(shot, frame):
+    """Each cell's colour in the shot: at the centre of a bright pixel's disc or an unlit
+    LED, on the ring of a dim pixel (drawn as a ring, radius 0.34 of a cell)."""
+    cell = shot.width / 8
+    dims = render.dims(bytes(frame))
+    return [shot(int((i % 8 + 0.5 + (0.34 if dims[i] else 0)) * cell), int((i // 8 + 0.5) * cell))
+            for i in range(64)]
 
 
 def replays_identically(tmp_path, text):
@@ -398,9 +405,66 @@ def test_the_page_lays_itself_out_from_a_phone_to_a_tv(web, driver):
         driver.set_window_size(1400, 1000)
     assert matrix[1920] > 1.25 * matrix[1280], matrix
     check_matrix(driver)
+    assert screen_contrast(driver)[0] >= 3.0         # the bands, the tie mark, the thin early band
 
 
 def test_the_page_says_keyboard_presses_are_too_far_apart_for_a_tie(web, driver):
     open_page(driver, web.url)
     note = driver.find_element(By.ID, "keyboard-ties").text
     assert "2–7 ms apart" in note and "set tie_us=10000" in note
+
+
+def screen_contrast(driver):
+    """(the lowest contrast of a lit cell with an unlit LED, measured in a screenshot of
+    the matrix, the cell, the frame): both colours read from the shot's pixels."""
+    canvas = driver.find_element(By.ID, "matrix")
+    for _ in range(20):
+        frame, count = driver.execute_script("const c = window.courtside; return [c.frame, c.frames]")
+        shot = pixels(canvas.screenshot_as_png)
+        if driver.execute_script("return window.courtside.frames") == count:
+            break
+    seen = seen_cells(shot, frame)
+    lit = [i for i in range(64) if any(frame[3 * i:3 * i + 3])]
+    unlit = [i for i in range(64) if not any(frame[3 * i:3 * i + 3])]
+    assert lit and unlit, frame
+    off = seen[unlit[0]]
+    assert all(seen[i] == off for i in unlit), "unlit LEDs drawn in more than one colour"
+    return min((render.contrast(seen[i], off), i) for i in lit) + (frame,)
+
+
+def test_every_cue_on_the_pages_matrix_stands_3_to_1_against_an_unlit_led(web, driver):
+    """Measured in screenshots at a laptop's and a TV's size: the Deathball board with the
+    red ring, both balls and the pixel ahead of each, the figures and the mover's blink
+    (both phases); the pending square after a first arrow; the bounce die's face, wall and
+    arrow; a Dodge Ball contest with a tie mark and a thin early band."""
+    try:
+        for width, height in ((1280, 800), (1920, 1080)):
+            driver.set_window_size(width, height)
+            open_page(driver, web.url + "?mode=referee&seed=2")
+            wait_event(driver, "lobby")
+            keys(driver, "1", "q", "a", "z", " ")
+            wait_event(driver, "start")
+            box = driver.find_element(By.ID, "command-line")
+            box.send_keys("position 1@c3 2@f4 3@d5 4@x *b7e *g2n r1 t1", Keys.ENTER)
+            wait_event(driver, "position")
+            driver.find_element(By.TAG_NAME, "body").click()
+            low = []
+            for _ in range(4):                          # the blink's two phases, at least
+                low.append(screen_contrast(driver)[:2])
+                time.sleep(0.2)
+            keys(driver, Keys.ARROW_UP)                 # the first arrow: the pending square
+            time.sleep(0.2)
+            low.append(screen_contrast(driver)[:2])
+            rendered = {i for _, i in low}
+            assert len(low) == 5 and rendered, low
+            assert min(low)[0] >= 3.0, ("Deathball", width, min(low))
+            driver.execute_script("window.courtside.send('mode die')")
+            wait_event(driver, "mode")
+            time.sleep(0.5)
+            keys(driver, " ")                           # roll: the face, then the arrow
+            wait_event(driver, "roll")
+            time.sleep(3.0)
+            got = screen_contrast(driver)
+            assert got[0] >= 3.0, ("die", width, got)
+    finally:
+        driver.set_window_size(1400, 1000)

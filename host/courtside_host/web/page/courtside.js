@@ -277,7 +277,7 @@ function drawLobby(players) {
   if (!players.length) ol.append(el("li", "", "nobody yet"));
 }
 
-const ARROWS = {n: "↑", ne: "↗", e: "→", se: "↘", s: "↓", sw: "↙", w: "←", nw: "↖"};
+const HEADING_ARROWS = {n: "↑", ne: "↗", e: "→", se: "↘", s: "↓", sw: "↙", w: "←", nw: "↖"};
 
 function drawBoard(board) {
   if (!changed("board", board)) return;
@@ -301,7 +301,7 @@ function drawBoard(board) {
         fig.style.background = rgb(what.rgb);
         sq.append(fig);
       } else if (what && what.heading) {        // a ball, with an arrow where it heads
-        const ball = el("div", what.what, ARROWS[what.heading]);
+        const ball = el("div", what.what, HEADING_ARROWS[what.heading]);
         ball.style.background = rgb(what.rgb);
         ball.title = "heading " + what.heading;
         sq.append(ball);
