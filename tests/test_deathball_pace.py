@@ -178,3 +178,20 @@ def test_a_log_with_another_pace_replays_identically():
     assert events[0]["settings"]["pace"] == 250
     report = rp.rejudge(events)
     assert report.identical and report.outcomes[0].same
+
+
+def test_roll_while_the_initiative_bars_show_hurries_them_too():
+    def initiative(hurry):
+        app = Rig("referee", (0, 1, 2))
+        assert app.cmd("dice 2 6 3") is None
+        app.main()
+        if hurry:
+            app.advance(300)
+            assert app.stage.until is not None     # the bars are up
+            app.main()
+        app.settle()
+        return app.events, [t for kind, t in app.times if kind == "ready"]
+
+    events, (ready,) = initiative(False)
+    hurried, (early,) = initiative(True)
+    assert hurried == events and ready - early > 1_500_000
