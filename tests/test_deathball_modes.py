@@ -84,8 +84,8 @@ def test_die_command_errors_change_nothing():
 
 # -- the referee --------------------------------------------------------------------------
 
-def new_referee(players=(0, 1, 2, 3), seed=1, dice=()):
-    app = Rig("referee", players, seed)
+def new_referee(players=(0, 1, 2, 3), seed=1, dice=(), settings=None):
+    app = Rig("referee", players, seed, settings)
     if dice:
         assert app.cmd("dice " + " ".join(str(d) for d in dice)) is None
     return app, app.stage
@@ -242,8 +242,9 @@ def test_commands_position_move_state_and_errors():
                                            "phase": "play"})
 
 
-def script(seed):
-    app, ref = new_referee(seed=seed)
+def script(seed, settings=None):
+    """A whole four-player game, each input once the board has shown the last: its events."""
+    app, ref = new_referee(seed=seed, settings=settings)
     app.main()
     app.settle()
     g = ref.game

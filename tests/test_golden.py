@@ -15,7 +15,8 @@ set aside too; and in stream 3 a long press in the die mode goes on to the next 
 byte for byte. Stream 4 (docs/events.md) added a ``turn`` for each set-up turn (``phase``
 ``setup``), ``phase`` to every ``turn``, the ``ready`` lines and ``can_save`` in ``hello``:
 all set aside; and ``help`` lists every command, the lobby's and the Deathball modes'
-included (``courtside.core.usages``), where v1 listed nine (``V1_HELP``).
+included (``courtside.core.usages``), where v1 listed nine (``V1_HELP``). Settings added
+since (``courtside.settings.ADDED``: ``pace``) are set aside from ``settings`` lines.
 """
 
 import json
@@ -24,6 +25,7 @@ import sys
 import pytest
 from conftest import ROOT, simulate
 from courtside import events
+from courtside import settings as config
 
 GOLDEN = ROOT / "tests" / "golden" / "v1"
 SCRIPTS = sorted(GOLDEN.glob("*.jsonl"))
@@ -63,6 +65,10 @@ def as_v1(line, seen=None):
         fields.pop("settings", None)
         fields.pop("can_save", None)
         fields["stream"] = 1
+        return events.line(kind, t, fields)
+    if kind == "settings":
+        for name in config.ADDED:       # settings added since, at their defaults
+            assert fields.pop(name) == config.DEFAULTS[name]
         return events.line(kind, t, fields)
     if kind == "verdict":
         for press in fields["order"]:

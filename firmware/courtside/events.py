@@ -26,7 +26,7 @@ FIELDS = """
 hello fw stream mode capture boxes settings can_save
 pong fw stream mode capture
 mode mode
-settings tie_us contest_ms answer_ms debounce_ms stuck_ms long_ms brightness sound capture
+settings tie_us contest_ms answer_ms debounce_ms stuck_ms long_ms brightness sound capture | pace
 help commands
 cmd line
 ok cmd

@@ -15,6 +15,7 @@ Nothing here sleeps; the caller asks ``Roll.at(now)`` what to show and when to a
 from micropython import const
 
 from courtside import clock
+from courtside.settings import scaled
 from courtside.text import whole
 
 _FIRST_MS = const(45)       # first tumble
@@ -81,7 +82,10 @@ def tumble_faces(face, count, rng):
 class Roll:
     """One roll's animation, driven by the caller's clock."""
 
-    def __init__(self, face, now, rng, fast=False, arrow=True):
+    def __init__(self, face, now, rng, fast=False, arrow=True, pace=100):
+        """``pace``: percent of normal speed (the ``pace`` setting). It scales how long
+        each picture stays, never how many tumbles there are, so the same faces are drawn
+        from ``rng`` at any pace."""
         self.face = face
         self.start = now
         delays = tumble_delays(fast)
@@ -90,10 +94,10 @@ class Roll:
         self.ends = []
         total = 0
         for ms in delays:
-            total += ms
+            total += max(1, scaled(ms, pace))
             self.ends.append(total)
-        self.face_end = total + (_FACE_MS // 2 if fast else _FACE_MS)
-        self.arrow_end = self.face_end + ((_ARROW_MS // 2 if fast else _ARROW_MS) if arrow else 0)
+        self.face_end = total + scaled(_FACE_MS // 2 if fast else _FACE_MS, pace)
+        self.arrow_end = self.face_end + (scaled(_ARROW_MS // 2 if fast else _ARROW_MS, pace) if arrow else 0)
 
     def at(self, now):
         """(stage, face shown, ms until the picture changes); stage "done" at the end."""

@@ -57,7 +57,7 @@ class DieMode(Stage):
             return  # a roll in the air is not rolled again
         rolled = self.dice.roll()
         ctx.emit_fields("roll", {"purpose": "die", "face": rolled[0], "forced": rolled[1]})
-        self.roll = Roll(rolled[0], ctx.now, ctx.rng)
+        self.roll = Roll(rolled[0], ctx.now, ctx.rng, pace=ctx.settings["pace"])
         self.last = None
 
     def poll(self, ctx, now):

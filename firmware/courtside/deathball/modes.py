@@ -16,9 +16,14 @@ from courtside.deathball import REFEREE_COMMANDS, engine, notation, rules, view
 from courtside.deathball.die import Dice, Roll
 from courtside.deathball.track import Shown
 from courtside.pins import ARROWS
+from courtside.settings import scaled
 from courtside.stage import Stage
 from courtside.text import whole
 
+# How long the matrix holds each picture at pace 100; the ``pace`` setting scales all of
+# them (``_ms``) but the blink: the blink holds nothing back (presses are taken while it
+# runs), and it says whose turn it is, which a flicker four times as fast or a crawl four
+# times as slow would say less clearly.
 _BLINK_MS = const(350)
 _BARS_MS = const(2500)
 _STEP_MS = const(260)
@@ -255,12 +260,12 @@ class RefereeMode(Stage):
         if kind == "ball":
             if self.queue and self.queue[0][0] == "ball" and self.queue[0][1]["step"] == event[1]["step"]:
                 return 0              # both balls' step shown as one
-            return self._pause(ctx, now, _STEP_MS)
+            return self._pause(ctx, now, self._ms(ctx, _STEP_MS))
         if kind == "death":
             ctx.tone("death")
-            return self._pause(ctx, now, _DEATH_MS)
+            return self._pause(ctx, now, self._ms(ctx, _DEATH_MS))
         if kind == "shrink":
-            return self._pause(ctx, now, _SHRINK_MS)
+            return self._pause(ctx, now, self._ms(ctx, _SHRINK_MS))
         if kind == "order":
             self.rolls = []
         elif kind in _TUNE_OF and event[1].get("phase") != "setup":
@@ -269,7 +274,7 @@ class RefereeMode(Stage):
 
     def _bounce(self, ctx, now, fields):
         self.bounce = fields
-        self.roll = Roll(fields["face"], now, ctx.rng, True, False)   # fast, no arrow
+        self.roll = Roll(fields["face"], now, ctx.rng, True, False, ctx.settings["pace"])   # fast, no arrow
         ctx.tone("roll")
         self._leds(ctx)  # nobody's turn while the deathballs run
         return 1
@@ -284,8 +289,13 @@ class RefereeMode(Stage):
         if ctx.seen:
             view.bars(self.frame, self.rolls)
             ctx.show(self.frame)
-        self.until = clock.add(now, _BARS_MS * 1000)
-        return _BARS_MS
+        ms = self._ms(ctx, _BARS_MS)
+        self.until = clock.add(now, ms * 1000)
+        return ms
+
+    def _ms(self, ctx, ms):
+        """``ms`` of the matrix's time at the ``pace`` setting (at least 1: a pause)."""
+        return max(1, scaled(ms, ctx.settings["pace"]))
 
     def _pause(self, ctx, now, ms):
         self._leds(ctx)
@@ -324,9 +334,10 @@ class RefereeMode(Stage):
         self._heading(ctx)
         # timed from when the roll ended, not from this pass: a late pass does not
         # stretch the animation, so an input finds it where a prompt board would
-        self.until = clock.add(self.roll.start, (self.roll.arrow_end + _HEADING_MS) * 1000)
+        heading = self._ms(ctx, _HEADING_MS)
+        self.until = clock.add(self.roll.start, (self.roll.arrow_end + heading) * 1000)
         self.roll = None
-        return _HEADING_MS
+        return heading
 
     def _heading(self, ctx):
         ball = self.bounce["ball"] - 1

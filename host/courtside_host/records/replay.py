@@ -476,6 +476,7 @@ class _Run:
         self.unrecorded_at_end = None   # how many draws had no answer when the log stopped
         self.drawn = {}                 # (c, rank) -> the draw read from the last verdict
         self.saves = deque()            # the board's answers to the saves that reached its flash
+        self.unlogged = ()              # settings the replay writes that the log's board had not
         set_line = "set " + " ".join("%s=%s" % kv for kv in sorted(overrides.items()))
         self.set_line = set_line if overrides else None
 
@@ -627,7 +628,7 @@ class _Run:
         if kind == "release":
             self._release((ev["t"], ev["p"], ev["b"]), -1)
         elif kind not in _NOT_STREAM_KINDS or not _board_only(ev):
-            self.coming.append((ev["t"], _comparable(ev)))
+            self.coming.append((ev["t"], _comparable(ev, self.unlogged)))
             self._match()
 
     def _stopped(self):
@@ -647,7 +648,7 @@ class _Run:
         if ev["ev"] == "release":
             return (ev["t"], ev["p"], ev["b"]) not in self.releases
         waiting = self.waiting
-        return not waiting or waiting[0][1] != _comparable(ev)
+        return not waiting or waiting[0][1] != _comparable(ev, self.unlogged)
 
     def _beyond(self, ev):
         """An event the replay writes after the log stops: the session's log is read to its
@@ -732,6 +733,8 @@ class _Run:
             session.problem = "with the settings asked for: %s" % e
             return self.skip()
         self.pins = pins_for(hello.get("boxes", MAX_BOXES))
+        logged = hello.get("settings") if isinstance(hello.get("settings"), dict) else {}
+        self.unlogged = tuple(name for name in config.ADDED if name not in logged)
         self._judged(0, hello)
         if self.start is not None:      # bring the core to the game start, unseen
             start = self.start
@@ -1039,7 +1042,9 @@ def _button_of(ev, pins):
     return 4 * (p - 1) + k
 
 
-def _comparable(ev):
+def _comparable(ev, unlogged=()):
+    """``ev`` as compared: without its time, and (``unlogged``, the replay's side) without
+    the settings added since the log's board was made, which it ran at their defaults."""
     kind = ev.get("ev")
     if kind in NOT_COMPARED or kind == "release":
         return None
@@ -1047,6 +1052,11 @@ def _comparable(ev):
     del out["t"]
     if kind in ("hello", "pong"):
         out.pop("capture", None)
+    if unlogged and kind == "settings":
+        for name in unlogged:
+            out.pop(name, None)
+    elif unlogged and kind == "hello" and isinstance(out.get("settings"), dict):
+        out["settings"] = {k: v for k, v in out["settings"].items() if k not in unlogged}
     return out
 
 
