@@ -181,3 +181,10 @@ def test_a_long_name_is_shortened_with_an_ellipsis():
     assert render.parse_names(["1=Alexandra Konstantinopoulou"]) == {1: "Alexandra Konst…"}
     from courtside_follow.face import shortened
     assert shortened("Ann", 16) == "Ann" and len(shortened("x" * 40, 16)) == 16
+
+
+def test_a_settings_line_names_the_runs_pace_when_it_is_not_the_usual():
+    fields = {"ev": "settings", "t": 0, "tie_us": 1000, "contest_ms": 1500, "answer_ms": 3000}
+    assert render.sentence(dict(fields, pace=200), render.Names()).endswith("the deathballs' run at 200 %.")
+    assert "run" not in render.sentence(dict(fields, pace=100), render.Names())
+    assert render.sentence(fields, render.Names()) == render.sentence(dict(fields, pace=100), render.Names())

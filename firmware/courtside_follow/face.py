@@ -219,8 +219,9 @@ _SENTENCES = {
         e.get("new"), e.get("dropped")),
     "unsent": lambda e, n: "%s event lines were not sent (the laptop was not reading)." % e.get("lines"),
     "error": lambda e, n: "Refused: %s." % e.get("msg"),
-    "settings": lambda e, n: "Settings: tie window %s us, contest %s ms, answer %s ms." % (
-        e.get("tie_us"), e.get("contest_ms"), e.get("answer_ms")),
+    "settings": lambda e, n: "Settings: tie window %s us, contest %s ms, answer %s ms%s." % (
+        e.get("tie_us"), e.get("contest_ms"), e.get("answer_ms"),
+        ", the deathballs' run at %s %%" % e["pace"] if e.get("pace", 100) != 100 else ""),
     "referee": lambda e, n: "Refereed Deathball with %s." % _joined(n, e.get("players")),
     "roll": _roll,
     "initiative": lambda e, n: "%s tied on %s and roll again." % (_joined(n, e.get("tied")), e.get("face")),
