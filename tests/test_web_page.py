@@ -266,29 +266,143 @@ def relayed(tmp_path_factory):
         server.stop()
 
 
+TV = """
+const inView = (r) => r.width > 0 && r.height > 0;
+const texts = [...document.querySelectorAll("body *")].filter((e) =>
+    e.checkVisibility() && [...e.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim()));
+return {
+  height: innerHeight, width: innerWidth, tv: document.body.classList.contains("tv"),
+  first: document.querySelector("#verdict-order li .rank")?.getBoundingClientRect().height || 0,
+  board: document.querySelector("#board")?.checkVisibility() || false,
+  matrix: document.querySelector("#matrix").getBoundingClientRect().width,
+  controls: [...document.querySelectorAll("button, input")].filter((e) => e.checkVisibility())
+      .map((e) => e.id || e.textContent.trim()),
+  texts: texts.map((e) => { const r = e.getBoundingClientRect();
+      return {text: e.textContent.trim().slice(0, 40), box: [r.left, r.top, r.right, r.bottom],
+              fits: e.scrollWidth <= e.clientWidth + 1 || getComputedStyle(e).display === "inline",
+              inside: r.left >= -0.5 && r.right <= innerWidth + 0.5}; }).filter((t) => inView({
+      width: t.box[2] - t.box[0], height: t.box[3] - t.box[1]})),
+};
+"""
+
+
+def tv_layout(driver, where):
+    """The TV layout as a room sees it: the page's controls that do nothing gone, no text
+    clipped, off the screen's side or over another; what the DOM's boxes say."""
+    got = driver.execute_script(TV)
+    assert got["tv"], where
+    assert set(got["controls"]) <= {"tv", "save", "try-here", "connect-relay", "connect-serial"}, (where, got)
+    texts = got["texts"]
+    for i, a in enumerate(texts):
+        assert a["inside"] and a["fits"], ("clipped", where, a)
+        for b in texts[i + 1:]:
+            if not (_contains(a["box"], b["box"]) or _contains(b["box"], a["box"])):
+                assert not _overlap(a["box"], b["box"]), ("overlap", where, a, b)
+    return got
+
+
+def _contains(outer, inner):
+    return outer[0] <= inner[0] + 0.5 and outer[1] <= inner[1] + 0.5 and inner[2] <= outer[2] + 0.5 \
+        and inner[3] <= outer[3] + 0.5
+
+
 @pytest.mark.vpico
 def test_watching_a_board_through_the_relay(relayed, driver, tmp_path):
+    """Watching shows the TV layout by itself: the verdict's first line at least 5 % of the
+    screen's height at a laptop's and a TV's size, the matrix rebuilt from the stream, none
+    of the page's own buttons (they would do nothing for a board); the game replays."""
     open_page(driver, relayed.url + "?watch=relay")
     assert "watching" in driver.find_element(By.TAG_NAME, "body").get_attribute("class")
     wait_event(driver, "pong")
-    box = driver.find_element(By.ID, "command-line")
     for line in ("mode dodgeball", "sim 1 THROW", "sim 2 THROW", "start", "sim 1 THROW down",
                  "sim 1 THROW up", 0.3, "sim 2 CATCH down", "sim 2 CATCH up"):
         if isinstance(line, float):
             time.sleep(line)
             continue
-        box.send_keys(line, Keys.ENTER)
+        driver.execute_script("window.courtside.send(arguments[0])", line)
         time.sleep(0.15)
     wait_event(driver, "verdict")
     verdict = events(driver, "verdict")[-1]
     assert [(o["p"], o["b"]) for o in verdict["order"]] == [(1, "THROW"), (2, "CATCH")]
     shown = [" ".join(li.text.split()) for li in driver.find_elements(By.CSS_SELECTOR, "#verdict-order li")]
     assert shown[0].startswith("FIRST") and "Player 1 (red) THROW" in shown[0]
-    assert driver.find_element(By.ID, "verdict-order").value_of_css_property("font-size") == "51.2px"
+    status = driver.find_element(By.ID, "status").text
+    assert "Space" not in status and "arrow keys" not in status, status
+    try:
+        for width, height in ((1280, 800), (1920, 1080)):
+            driver.set_window_size(width, height)
+            wait_for(driver, "return innerWidth === %d" % width, what="the window at %d" % width)
+            time.sleep(0.3)
+            got = tv_layout(driver, (width, height))
+            assert got["first"] >= 0.05 * got["height"], ("the verdict's first line", width, got["first"])
+            assert got["matrix"] >= 0.25 * got["height"], got
+            low, _, frame = screen_contrast(driver)           # the rebuilt matrix: the contest's bands
+            assert low >= 3.0 and any(frame), frame
+    finally:
+        driver.set_window_size(1400, 1000)
     log = driver.execute_script("return window.courtside.logText()")
     assert json.loads(log.splitlines()[0])["port"] == "browser relay"
     report = replays_identically(tmp_path, log)
     assert "every verdict the same" in report
+
+
+def test_a_board_that_is_not_there_is_said_plainly_when_watching(driver, tmp_path):
+    server = Web("--port", str(tmp_path / "ttyACM9"))
+    try:
+        open_page(driver, server.url + "?watch=relay")
+        wait_for(driver, "return document.getElementById('status').textContent.includes('not here')",
+                 what="the sentence for a missing board")
+        said = driver.find_element(By.ID, "status").text
+        assert said.startswith("The board is not here: no board answers on ") and "plugged in?" in said
+        assert "Errno" not in driver.find_element(By.TAG_NAME, "body").text
+    finally:
+        server.stop()
+
+
+def test_the_tv_layout_on_a_key_in_both_games_and_the_die(web, driver):
+    """Key t gives the TV layout while the page plays too: a Dodge Ball verdict, the
+    Deathball board and the die's roll, large, at 1280x800 and 1920x1080, nothing clipped
+    or overlapping; t again brings the controls back."""
+    tap = "const c = window.courtside; for (const b of arguments[0]) { c.press(b, true); c.press(b, false); }"
+    try:
+        for width, height in ((1280, 800), (1920, 1080)):
+            driver.set_window_size(width, height)
+            open_page(driver, web.url + "?mode=dodgeball&seed=3")
+            wait_event(driver, "lobby")
+            driver.execute_script(tap, [0, 4])
+            driver.find_element(By.TAG_NAME, "body").click()
+            keys(driver, " ", "t")
+            wait_event(driver, "start")
+            driver.execute_script(tap, [0])
+            time.sleep(0.3)
+            driver.execute_script(tap, [6])
+            wait_event(driver, "verdict")
+            time.sleep(0.3)
+            got = tv_layout(driver, ("Dodge Ball", width))
+            assert got["first"] >= 0.05 * height, ("the verdict's first line", width, got["first"])
+            driver.execute_script("window.courtside.send('mode referee')")
+            wait_event(driver, "lobby", 10)
+            driver.execute_script(tap, [0, 4])
+            keys(driver, " ")
+            wait_event(driver, "referee")
+            driver.execute_script("window.courtside.send('position 1@c3 2@f4 *b7e *g2n r0 t1')")
+            wait_event(driver, "position")
+            time.sleep(0.3)
+            got = tv_layout(driver, ("Deathball", width))
+            assert got["board"] and got["matrix"] >= 0.25 * height, got
+            driver.execute_script("window.courtside.send('mode die')")
+            wait_event(driver, "mode")
+            time.sleep(0.5)
+            keys(driver, " ")
+            wait_event(driver, "roll")
+            face = events(driver, "roll")[-1]["face"]
+            big = driver.find_element(By.ID, "roll-face")
+            assert big.text.endswith(str(face)) and big.size["height"] >= 0.1 * height, (big.text, big.size)
+            tv_layout(driver, ("the die", width))
+            keys(driver, "t")
+            assert driver.find_element(By.ID, "command-line").is_displayed()
+    finally:
+        driver.set_window_size(1400, 1000)
 
 
 def test_hostile_text_gives_the_unix_ports_bytes_in_the_page(web, driver, micropython, tmp_path):

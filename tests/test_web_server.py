@@ -902,6 +902,8 @@ def test_the_board_going_away_is_told_and_its_return_too(runtime, board, tmp_pat
             running = False
             closed = json.loads(client.until(lambda m: m.startswith('{"relay"'), "the relay's news")[-1])
             assert closed["relay"] == "closed" and "went away" in closed["why"]
+            assert "Errno" not in closed["why"] and "plug it back in" in closed["why"]   # words for players
+            assert any(pico.port in n for n in notes)             # the error itself in the server's log
             assert get(s, "/config.json")[0] == 200               # the page is still served
             late = Client(s.port)
             assert json.loads(late.recv()) == closed              # a client arriving now is told at once
@@ -974,3 +976,17 @@ def test_the_cli_loads_no_server_code_until_web_is_asked_for():
     assert out.stdout.splitlines()[-1] == "[]"
     helped = cli("--help")
     assert helped.returncode == 0 and "--fetch-runtime" in helped.stdout and "--port" in helped.stdout
+
+
+def test_a_board_that_is_not_there_is_told_in_plain_words(runtime, tmp_path):
+    """A port with no board behind it (never plugged in, or a typo): the page is told so in
+    a sentence for players, and the system's error goes to the server's log only."""
+    notes = []
+    missing = str(tmp_path / "ttyACM9")
+    with webserver.serving(runtime=runtime, port=0, board=missing, log=notes.append) as s:
+        client = Client(s.port)
+        closed = json.loads(client.recv())
+        assert closed["relay"] == "closed", closed
+        assert closed["why"].startswith("no board answers on %s: is it plugged in?" % missing)
+        assert "Errno" not in closed["why"]
+        until(lambda: any("Errno" in n or "No such file" in n for n in notes), "the error in the log")

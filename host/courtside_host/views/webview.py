@@ -10,6 +10,7 @@ board and status line as the terminal simulator, the monitor and replay. It runs
     view.feed('{"ev":"join","t":0,"p":1}')   # -> '{"sentence": "Player 1 (red) joins ..."}'
     view.state()                             # JSON: status, verdict, board, ...
     view.cells([0] * 192)                    # JSON: 64 cells, [[r, g, b], dim] or null
+    view.matrix()                            # JSON: the frame the stream says the matrix shows
 """
 
 import json
@@ -23,6 +24,7 @@ class View:
         self.names = words.Names()
         self.follow = Follower()
         self.last = None      # the last event record
+        self.roll = None      # the last die roll or bounce, for a large display
 
     def name(self, p, text):
         """Call player ``p`` by ``text`` on screen ("" gives the number back)."""
@@ -41,6 +43,10 @@ class View:
             return ""
         ev = got[0]
         self.last = ev
+        if ev["ev"] in ("roll", "bounce"):
+            self.roll = ev
+        elif ev["ev"] in ("mode", "hello", "referee", "lobby"):
+            self.roll = None
         return json.dumps({"ev": ev["ev"], "t": ev["t"], "clock": words.clock(ev["t"]),
                            "sentence": words.sentence(ev, self.names)})
 
@@ -63,6 +69,11 @@ class View:
                               "sentence": words.sentence(v, n)}
         if f.board is not None:
             out["board"] = self._board()
+        if self.roll is not None:
+            r = self.roll
+            out["roll"] = {"face": r.get("face"), "sentence": words.sentence(r, n),
+                           "who": n.label(r["p"]) if r.get("p") else "ball %s" % r.get("ball")
+                           if r.get("ball") else ""}
         return json.dumps(out)
 
     def _placing(self, o):
@@ -95,6 +106,46 @@ class View:
         null for unlit) and whether it is drawn in the dim shape (``words.dims``)."""
         dims = words.dims(frame)
         return json.dumps([[list(c), dims[i]] if c else None for i, c in enumerate(words.cells(frame))])
+
+
+    def matrix(self):
+        """What the board's matrix shows, rebuilt from the stream for a page that watches a
+        board (the stream carries events, not frames), as a JSON frame of 192 levels: the lobby's
+        quadrants, the last contest's bands, the Deathball board with the mover, the die's
+        last face; "" while nothing is known. The animations (a tumble, a run, a blink) are
+        not rebuilt: it shows where each ends."""
+        frame = self._frame()
+        return json.dumps(list(frame)) if frame is not None else ""
+
+    def _frame(self):
+        from courtside import display
+        from courtside.deathball import view as board_view
+        f = self.follow
+        stage = words.stage(f)
+        if stage == "lobby":
+            game = "referee" if f.mode == "referee" else "dodgeball"
+            return display.lobby({p - 1 for p in f.players}, game)
+        if f.mode == "dodgeball" and f.verdict is not None:
+            bands, early, last = [], [], None
+            for o in f.verdict.get("order", []):
+                if o.get("rank") != last:
+                    bands.append([])
+                    early.append(0)
+                    last = o.get("rank")
+                bands[-1].append(o["p"] - 1)
+                if o.get("early"):
+                    early[-1] |= 1 << (o["p"] - 1)
+            return display.contest(bands, early)
+        if f.mode == "referee" and f.board is not None:
+            frame = bytearray(192)
+            mover = words.mover(f)
+            board_view.board(frame, f.board, turn=mover - 1 if mover else None, blink=True)
+            return frame
+        if f.mode == "die" and self.roll is not None and self.roll.get("face"):
+            frame = bytearray(192)
+            board_view.face(frame, self.roll["face"], board_view.BALL_COLOURS[0])
+            return frame
+        return None
 
 
 _SQUARES = [c + str(r) for r in range(1, 9) for c in "abcdefgh"]

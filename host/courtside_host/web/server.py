@@ -285,9 +285,12 @@ class SerialLink:
             try:
                 ser = self._open()
             except (serial.SerialException, OSError, ValueError, BoardError) as e:
-                why = str(e) if self.port in str(e) else "cannot open %s (%s)" % (self.port, e)
+                # players read the plain sentence; the error itself goes to the server's log
+                why = ("no board answers on %s: is it plugged in? The page shows it again as soon"
+                       " as it is back" % self.port)
                 if why != reported:
                     reported = why
+                    self.log("cannot open %s: %s" % (self.port, e))
                     self._closed(why)
                 self._stop.wait(REOPEN)
                 continue
@@ -304,7 +307,8 @@ class SerialLink:
                 self._pump(ser)
                 why = None
             except (serial.SerialException, OSError) as e:
-                why = "the board went away (%s)" % e
+                self.log("%s: %s" % (self.port, e))
+                why = "the board went away (unplugged?): plug it back in and the page picks it up again"
             finally:
                 self.is_open = False
                 with contextlib.suppress(Exception):

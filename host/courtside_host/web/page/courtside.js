@@ -32,6 +32,7 @@ window.courtside = api;
 let mp, web, page, view, face, buttons;
 let source = "page";        // "page" (the core runs here), "relay" or "serial"
 let link = null;            // the relay's WebSocket or the serial port's writer
+let away = null;            // when watching: a sentence saying the board has gone, or null
 let timer = null;
 let state = {};
 const held = new Set();
@@ -130,7 +131,9 @@ function send(line) {
 
 function watching(name) {
   clearTimeout(timer);
+  away = null;
   document.body.classList.add("watching");
+  tv(true);                                  // a board watched is a board shown across a room
   $("source-name").textContent = name;
   $("try-here").hidden = false;
 }
@@ -147,13 +150,22 @@ function connectRelay() {
   ws.onmessage = (m) => {
     if (m.data.startsWith('{"relay"')) {
       const note = JSON.parse(m.data);
-      $("source-name").textContent = "relay: " + note.relay + (note.why ? " (" + note.why + ")" : "");
+      $("source-name").textContent = note.relay === "open" ? "watching the board on " + note.port
+        : note.relay === "closed" ? "no board" : "relay: " + note.relay;
+      away = note.relay === "closed" ? "The board is not here: " + note.why + "." : null;
+      if (note.relay === "limited") story({ clock: "", sentence: note.why });
+      refresh();
       return;
     }
     receive(m.data);
     refresh();
   };
-  ws.onclose = () => { if (link === ws) $("source-name").textContent = "relay closed"; };
+  ws.onclose = () => {
+    if (link !== ws) return;
+    $("source-name").textContent = "no relay";
+    away = "The page lost courtside web: start it again, then reload this page.";
+    refresh();
+  };
 }
 
 async function connectSerial() {
@@ -178,7 +190,10 @@ async function connectSerial() {
     rest = lines(rest + value, (line) => receive(line));
     refresh();
   }
-  $("source-name").textContent = "the board on USB went away";
+  if (source !== "serial") return;
+  $("source-name").textContent = "no board";
+  away = "The board went away (unplugged?): plug it back in, then Connect a board again.";
+  refresh();
 }
 
 // Whole lines of `text` to `each`; returns what is left after the last line end.
@@ -219,7 +234,13 @@ function story(ev) {
 
 function refresh() {
   state = JSON.parse(view.state());
-  $("status").textContent = source === "page" ? state.status : state.status_board;  // a board takes no keys
+  $("status").textContent = source === "page" ? state.status
+    : away || state.status_board;         // a board takes no keys; a board gone away is said so
+  if (source !== "page") {                // no frames come from a board: rebuilt from the stream
+    const frame = view.matrix();
+    if (frame) drawMatrix(JSON.parse(frame));
+  }
+  drawRoll(state.roll);
   for (const b of document.querySelectorAll("#modes button"))
     b.classList.toggle("current", b.dataset.mode === state.mode);
   drawLobby(state.stage === "lobby" ? state.joined : null);
@@ -237,6 +258,23 @@ function changed(what, value) {
   if (drawn[what] === text) return false;
   drawn[what] = text;
   return true;
+}
+
+// the TV layout: the matrix, the verdict or the board, the status and the die, large;
+// what does nothing from across a room (the log, the command box, the names) tucked away
+function tv(on) {
+  document.body.classList.toggle("tv", on);
+  $("tv").setAttribute("aria-pressed", String(on));
+  if (api.frame && source === "page") drawMatrix(api.frame);     // the canvas changed size
+  else refresh();
+}
+
+function drawRoll(roll) {
+  const div = $("roll");
+  div.hidden = !roll || !roll.face;
+  if (div.hidden) return;
+  $("roll-face").textContent = "⚀⚁⚂⚃⚄⚅"[roll.face - 1] + " " + roll.face;
+  $("roll-who").textContent = roll.sentence;
 }
 
 function drawVerdict(v) {
@@ -320,12 +358,16 @@ function drawBoard(board) {
 
 function drawMatrix(frame) {
   api.frame = frame;
+  paint(JSON.parse(view.cells(frame)));
+}
+
+// the matrix drawn from cells (view.cells): a board's when watching, rebuilt from its stream
+function paint(cells) {
   const canvas = $("matrix");
   const size = Math.round(canvas.clientWidth * (window.devicePixelRatio || 1));
   if (size && canvas.width !== size) canvas.width = canvas.height = size;   // sharp at any size
   const g = canvas.getContext("2d");
   const cell = canvas.width / 8;
-  const cells = JSON.parse(view.cells(frame));
   g.fillStyle = "#000";
   g.fillRect(0, 0, canvas.width, canvas.height);
   cells.forEach((c, i) => {
@@ -438,6 +480,7 @@ function keyButton(e) {
 document.addEventListener("keydown", (e) => {
   if (e.target.tagName === "INPUT" || e.repeat || !api.ready) return;
   sound();
+  if (e.key === "t") { tv(!document.body.classList.contains("tv")); return; }
   if (e.key === "m") { tap(buttons.main, buttons.long_ms + 200); return; }
   const button = keyButton(e);
   if (button >= 0) { e.preventDefault(); keysDown.set(e.key, button); press(button, true); }
@@ -496,6 +539,7 @@ $("long").addEventListener("click", () => tap(buttons.main, buttons.long_ms + 20
 $("save").addEventListener("click", saveLog);
 $("connect-serial").addEventListener("click", connectSerial);
 $("connect-relay").addEventListener("click", connectRelay);
+$("tv").addEventListener("click", () => tv(!document.body.classList.contains("tv")));
 $("try-here").addEventListener("click", () => startHere(state.mode || "dodgeball"));
 for (const b of document.querySelectorAll("#modes button"))
   b.addEventListener("click", () => send("mode " + b.dataset.mode));
