@@ -7,6 +7,8 @@ selenium), then:
 - loads the page LOADS times in a fresh browser profile each time (nothing cached), and
   reports the median time from navigation start to MicroPython and the firmware ready,
   and to the first frame drawn on the matrix;
+- in each of those loads, taps the four boxes' keys in the lobby and times each key, from
+  the browser's keydown event to the matrix drawn with that box joined (key to frame);
 - runs ``courtside_sim.timing`` (the worked Dodge Ball round, in virtual time, five runs;
   and 5,000 idle steps, five runs) in the page, on the MicroPython unix port and on
   CPython, and prints each one's medians and their ratios to the unix port.
@@ -21,6 +23,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -39,7 +42,7 @@ print(json.dumps(out))
 
 def in_page(url, loads):
     from browser import chromium, close, open_page, wait_for
-    ready, first = [], []
+    ready, first, keyed = [], [], []
     for _ in range(loads):
         driver = chromium()
         try:
@@ -47,6 +50,7 @@ def in_page(url, loads):
             wait_for(driver, "return window.courtside.firstFrameMs !== null")
             ready.append(driver.execute_script("return window.courtside.loadedMs"))
             first.append(driver.execute_script("return window.courtside.firstFrameMs"))
+            keyed.extend(key_to_frame(driver))
         finally:
             close(driver)
     driver = chromium()
@@ -57,7 +61,26 @@ def in_page(url, loads):
         agent = driver.execute_script("return navigator.userAgent")
     finally:
         close(driver)
-    return ready, first, timing, agent
+    return ready, first, keyed, timing, agent
+
+
+def key_to_frame(driver):
+    """ms from each box key's keydown (the page's clock, as the event has it) to the frame
+    that shows the box joined, for the four boxes in turn."""
+    from selenium.webdriver.common.action_chains import ActionChains
+    driver.execute_script("document.addEventListener('keydown', (e) => { window.keyAt = e.timeStamp; },"
+                          " {capture: true})")
+    driver.find_element("tag name", "body").click()
+    out = []
+    for key in "1qaz":
+        before = driver.execute_script("return window.courtside.frames")
+        ActionChains(driver).key_down(key).pause(0.05).key_up(key).perform()
+        for _ in range(200):
+            if driver.execute_script("return window.courtside.frames") > before:
+                break
+            time.sleep(0.01)
+        out.append(driver.execute_script("return window.courtside.frameAt - window.keyAt"))
+    return out
 
 
 def elsewhere(exe):
@@ -77,7 +100,7 @@ def main():
     from browser import Web
     server = Web()
     try:
-        ready, first, page, agent = in_page(server.url, loads)
+        ready, first, keyed, page, agent = in_page(server.url, loads)
     finally:
         server.stop()
     unix = elsewhere(os.path.join(os.path.dirname(sys.executable), "micropython"))
@@ -87,6 +110,8 @@ def main():
           "first frame %.0f (range %.0f-%.0f)" % (loads, browser.group(0) if browser else "browser",
                                                   statistics.median(ready), statistics.median(first),
                                                   min(first), max(first)))
+    print("key to frame, %d keys (ms): median %.1f, range %.1f-%.1f (keydown to the lobby's frame drawn)"
+          % (len(keyed), statistics.median(keyed), min(keyed), max(keyed)))
     print("the core's speed, median of 5 runs each (us):")
     print("  %-34s %10s %10s %8s %8s" % ("", "per pass", "idle step", "x unix", "x unix"))
     base = statistics.median(unix["pass_us"]), statistics.median(unix["idle_us"])
