@@ -138,6 +138,10 @@ def test_every_deathball_cue_has_its_own_colour():
         found[name] = screen.buffer[y][x].fg
     assert len(set(found.values())) == len(found), found
     assert found["inside"] == OFF                        # an empty square is the dark dot
+    # each cue, as the escape codes colour it, at least 3:1 against an unlit LED's dots
+    rgb = {name: tuple(int(hex_[i:i + 2], 16) for i in (0, 2, 4)) for name, hex_ in found.items()}
+    low = min((render.contrast(c, rgb["inside"]), name) for name, c in rgb.items() if name != "inside")
+    assert low[0] >= 3.0, low
 
 
 def test_the_die_wall_ball_and_arrow_are_told_apart():
