@@ -15,6 +15,8 @@ board and status line as the terminal simulator, the monitor and replay. It runs
 
 import json
 
+from courtside import display
+from courtside.deathball import view as board_view
 from courtside_follow import face as words
 from courtside_follow.follower import Follower
 
@@ -96,7 +98,7 @@ class View:
                 squares[square] = {"what": what, "char": char}
         for i, square, heading in words.balls(b):         # each ball with where it heads
             squares[square]["heading"] = heading
-            squares[square]["rgb"] = face_ball_rgb(i)
+            squares[square]["rgb"] = words.FACE["balls"][i - 1]["rgb"]   # as the matrix draws it
         inside = [sq for sq in _SQUARES if words.inside(b, sq)]
         return {"squares": squares, "inside": inside, "turn": words.mover(self.follow),
                 "rows": words.rows(b)}
@@ -118,8 +120,6 @@ class View:
         return json.dumps(list(frame)) if frame is not None else ""
 
     def _frame(self):
-        from courtside import display
-        from courtside.deathball import view as board_view
         f = self.follow
         stage = words.stage(f)
         if stage == "lobby":
@@ -150,10 +150,6 @@ class View:
 
 _SQUARES = [c + str(r) for r in range(1, 9) for c in "abcdefgh"]
 
-
-def face_ball_rgb(i):
-    """Ball ``i`` (1 or 2) in its screen colour, as the matrix draws it."""
-    return words.FACE["balls"][i - 1]["rgb"]
 
 
 def face():
