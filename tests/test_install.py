@@ -19,7 +19,7 @@ from pathlib import Path
 
 import courtside
 import pytest
-from conftest import ROOT, simulate
+from conftest import ROOT, interruptible, simulate
 from courtside_host.link import manifest
 
 pytestmark = pytest.mark.slow
@@ -99,7 +99,8 @@ def test_the_wheel_carries_the_web_page_and_serves_it_with_the_installed_firmwar
     runtime = installed.base / "wasm"
     installed.courtside("web", "--fetch-runtime", "--wasm", runtime, timeout=300)
     server = subprocess.Popen([installed.bin / "courtside", "web", "--http-port", "0", "--wasm", runtime],
-                              cwd=installed.here, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                              cwd=installed.here, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                              preexec_fn=interruptible)
     direct = urllib.request.build_opener(urllib.request.ProxyHandler({}))
     try:
         url = server.stdout.readline().strip()

@@ -32,7 +32,7 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import ROOT
+from conftest import ROOT, interruptible
 from courtside_host import paths
 from courtside_host.vpico.runner import VirtualPico
 from courtside_host.web import runtime as webruntime
@@ -931,7 +931,8 @@ def test_the_board_going_away_is_told_and_its_return_too(runtime, board, tmp_pat
 def test_the_command_serves_until_interrupted(runtime, board):
     proc = subprocess.Popen([sys.executable, "-m", "courtside_host.cli", "web", "--http-port", "0",
                              "--wasm", str(runtime), "--port", board.url],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=interruptible)
     try:
         url = proc.stdout.readline().strip()
         assert url.startswith("http://127.0.0.1:") and url.endswith("/"), proc.stderr.read()
