@@ -26,11 +26,17 @@ from courtside_host.vpico.runner import VirtualPico, micropython_binary  # noqa:
 BIN = Path(sys.executable).parent
 
 
+@contextlib.contextmanager
 def interruptible():
-    """``preexec_fn`` for a child the test stops with Ctrl-C (SIGINT): a shell that runs the
-    suite in the background starts it with SIGINT ignored, which Python then keeps."""
+    """Around starting a child the test stops with Ctrl-C (SIGINT): a shell that runs the
+    suite in the background starts it with SIGINT ignored, and a child would inherit that
+    and keep it; a handled signal is reset to its default across exec instead."""
     import signal
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    old = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, old)
 
 
 def tool(name):

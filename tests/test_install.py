@@ -98,9 +98,10 @@ def test_the_wheel_carries_the_web_page_and_serves_it_with_the_installed_firmwar
             assert (tree / "web" / "page" / source.name).read_bytes() == source.read_bytes(), source.name
     runtime = installed.base / "wasm"
     installed.courtside("web", "--fetch-runtime", "--wasm", runtime, timeout=300)
-    server = subprocess.Popen([installed.bin / "courtside", "web", "--http-port", "0", "--wasm", runtime],
-                              cwd=installed.here, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                              preexec_fn=interruptible)
+    with interruptible():
+        server = subprocess.Popen([installed.bin / "courtside", "web", "--http-port", "0", "--wasm", runtime],
+                                  cwd=installed.here, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                  text=True)
     direct = urllib.request.build_opener(urllib.request.ProxyHandler({}))
     try:
         url = server.stdout.readline().strip()

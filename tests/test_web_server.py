@@ -929,10 +929,10 @@ def test_the_board_going_away_is_told_and_its_return_too(runtime, board, tmp_pat
 # the command ----------------------------------------------------------------------------------
 
 def test_the_command_serves_until_interrupted(runtime, board):
-    proc = subprocess.Popen([sys.executable, "-m", "courtside_host.cli", "web", "--http-port", "0",
-                             "--wasm", str(runtime), "--port", board.url],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            preexec_fn=interruptible)
+    with interruptible():
+        proc = subprocess.Popen([sys.executable, "-m", "courtside_host.cli", "web", "--http-port", "0",
+                                 "--wasm", str(runtime), "--port", board.url],
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         url = proc.stdout.readline().strip()
         assert url.startswith("http://127.0.0.1:") and url.endswith("/"), proc.stderr.read()
