@@ -68,8 +68,9 @@ def check(name, value):
 
 
 def scaled(ms, pace):
-    """``ms`` of animation at ``pace`` percent of normal speed: ``ms`` itself at 100."""
-    return ms * 100 // pace
+    """``ms`` of animation at ``pace`` percent of normal speed: ``ms`` itself at 100, and
+    never under 1 ms (a picture is shown, however fast)."""
+    return max(1, ms * 100 // pace)
 
 
 def merged(current, changes):

@@ -94,7 +94,7 @@ class Roll:
         self.ends = []
         total = 0
         for ms in delays:
-            total += max(1, scaled(ms, pace))
+            total += scaled(ms, pace)
             self.ends.append(total)
         self.face_end = total + scaled(_FACE_MS // 2 if fast else _FACE_MS, pace)
         self.arrow_end = self.face_end + (scaled(_ARROW_MS // 2 if fast else _ARROW_MS, pace) if arrow else 0)

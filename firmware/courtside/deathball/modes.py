@@ -294,8 +294,8 @@ class RefereeMode(Stage):
         return ms
 
     def _ms(self, ctx, ms):
-        """``ms`` of the matrix's time at the ``pace`` setting (at least 1: a pause)."""
-        return max(1, scaled(ms, ctx.settings["pace"]))
+        """``ms`` of the matrix's time at the ``pace`` setting."""
+        return scaled(ms, ctx.settings["pace"])
 
     def _pause(self, ctx, now, ms):
         self._leds(ctx)

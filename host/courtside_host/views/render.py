@@ -42,9 +42,7 @@ from courtside_follow.face import (
     rank_word,
     rgb,
     rows,
-    screen_rgb,
     sentence,
-    shown,
     stage,
     status,
     verdict_lines,
@@ -55,8 +53,8 @@ from courtside_follow.face import (
 __all__ = [
     "FACE", "Names", "QUIET", "advice", "balls", "cells", "clock", "colour_name", "contrast",
     "contest_heading", "dims", "early_words", "face_json", "figures", "grid", "inside", "mode_name",
-    "mover", "ms", "parse_names", "rank_word", "rgb", "rows", "screen_rgb", "sentence", "shown",
-    "stage", "status",
+    "mover", "ms", "parse_names", "rank_word", "rgb", "rows", "sentence", "stage",
+    "status",
     "verdict_lines", "waiting", "winner_sentence",
 ]
 

@@ -73,9 +73,7 @@ class View:
             out["board"] = self._board()
         if self.roll is not None:
             r = self.roll
-            out["roll"] = {"face": r.get("face"), "sentence": words.sentence(r, n),
-                           "who": n.label(r["p"]) if r.get("p") else "ball %s" % r.get("ball")
-                           if r.get("ball") else ""}
+            out["roll"] = {"face": r.get("face"), "sentence": words.sentence(r, n)}
         return json.dumps(out)
 
     def _placing(self, o):
@@ -109,7 +107,6 @@ class View:
         dims = words.dims(frame)
         return json.dumps([[list(c), dims[i]] if c else None for i, c in enumerate(words.cells(frame))])
 
-
     def matrix(self):
         """What the board's matrix shows, rebuilt from the stream for a page that watches a
         board (the stream carries events, not frames), as a JSON frame of 192 levels: the lobby's
@@ -126,16 +123,9 @@ class View:
             game = "referee" if f.mode == "referee" else "dodgeball"
             return display.lobby({p - 1 for p in f.players}, game)
         if f.mode == "dodgeball" and f.verdict is not None:
-            bands, early, last = [], [], None
-            for o in f.verdict.get("order", []):
-                if o.get("rank") != last:
-                    bands.append([])
-                    early.append(0)
-                    last = o.get("rank")
-                bands[-1].append(o["p"] - 1)
-                if o.get("early"):
-                    early[-1] |= 1 << (o["p"] - 1)
-            return display.contest(bands, early)
+            order = [_Placing(o.get("rank"), o["p"] - 1, bool(o.get("early")))
+                     for o in f.verdict.get("order", [])]
+            return display.contest(*display.bands_of(order))
         if f.mode == "referee" and f.board is not None:
             frame = bytearray(192)
             mover = words.mover(f)
@@ -150,6 +140,12 @@ class View:
 
 _SQUARES = [c + str(r) for r in range(1, 9) for c in "abcdefgh"]
 
+
+class _Placing:
+    """A verdict's press as ``display.bands_of`` reads it (the firmware's own records)."""
+
+    def __init__(self, rank, player, early):
+        self.rank, self.player, self.early = rank, player, early
 
 
 def face():

@@ -238,7 +238,7 @@ function refresh() {
     : away || state.status_board;         // a board takes no keys; a board gone away is said so
   if (source !== "page") {                // no frames come from a board: rebuilt from the stream
     const frame = view.matrix();
-    if (frame) drawMatrix(JSON.parse(frame));
+    if (frame && changed("matrix", frame)) drawMatrix(JSON.parse(frame));
   }
   drawRoll(state.roll);
   for (const b of document.querySelectorAll("#modes button"))
@@ -265,8 +265,7 @@ function changed(what, value) {
 function tv(on) {
   document.body.classList.toggle("tv", on);
   $("tv").setAttribute("aria-pressed", String(on));
-  if (api.frame && source === "page") drawMatrix(api.frame);     // the canvas changed size
-  else refresh();
+  if (api.frame) drawMatrix(api.frame);     // the canvas changed size
 }
 
 function drawRoll(roll) {
