@@ -78,12 +78,10 @@ def check_matrix(driver):
     and the screen shows a frame a paint after the page drew it; so a shot counts only if
     no frame was drawn while it was taken, and a mismatch is tried again a few times: a
     page that draws wrongly fails every time."""
-    canvas = driver.find_element(By.ID, "matrix")
     wrong = None
     for _ in range(20):
-        frame, count = driver.execute_script("const c = window.courtside; return [c.frame, c.frames]")
-        shot = pixels(canvas.screenshot_as_png)
-        if driver.execute_script("return window.courtside.frames") != count:
+        frame, shot, steady = matrix_shot(driver)
+        if not steady:
             continue
         assert frame and len(frame) == 192
         wrong = _wrong_cells(shot, frame)
@@ -91,6 +89,14 @@ def check_matrix(driver):
             return frame
         time.sleep(0.1)
     pytest.fail("the matrix on screen is not the frame the core drew: %s" % wrong)
+
+
+def matrix_shot(driver):
+    """(the page's last frame, a screenshot of the matrix, whether no frame was drawn
+    while it was taken)."""
+    frame, count = driver.execute_script("const c = window.courtside; return [c.frame, c.frames]")
+    shot = pixels(driver.find_element(By.ID, "matrix").screenshot_as_png)
+    return frame, shot, driver.execute_script("return window.courtside.frames") == count
 
 
 def _wrong_cells(shot, frame):
@@ -540,11 +546,9 @@ def test_the_page_says_keyboard_presses_are_too_far_apart_for_a_tie(web, driver)
 def screen_contrast(driver):
     """(the lowest contrast of a lit cell with an unlit LED, measured in a screenshot of
     the matrix, the cell, the frame): both colours read from the shot's pixels."""
-    canvas = driver.find_element(By.ID, "matrix")
     for _ in range(20):
-        frame, count = driver.execute_script("const c = window.courtside; return [c.frame, c.frames]")
-        shot = pixels(canvas.screenshot_as_png)
-        if driver.execute_script("return window.courtside.frames") == count:
+        frame, shot, steady = matrix_shot(driver)
+        if steady:
             break
     seen = seen_cells(shot, frame)
     lit = [i for i in range(64) if any(frame[3 * i:3 * i + 3])]
