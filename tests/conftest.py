@@ -131,7 +131,9 @@ def pico_layer(monkeypatch):
     monkeypatch.setattr(time, "ticks_us", lambda: rig.now & 0x3FFFFFFF, raising=False)
     monkeypatch.setattr(time, "ticks_ms", lambda: rig.now // 1000, raising=False)
     monkeypatch.setattr(time, "ticks_diff", lambda a, b: a - b, raising=False)
+    monkeypatch.setattr(time, "ticks_add", lambda a, b: a + b, raising=False)
     monkeypatch.setattr(time, "sleep_us", rig.sleep, raising=False)
+    monkeypatch.setattr(time, "sleep_ms", lambda ms: rig.sleep(1000 * ms), raising=False)
     module = importlib.import_module("courtside.hw.pico")
     yield module, rig
     sys.modules.pop("courtside.hw.pico", None)

@@ -10,7 +10,8 @@ from pio_standin import assemble
 
 
 class Standins:
-    """Stand-ins for ``rp2``, ``machine`` and ``select``; remembers what pico.py asked of them."""
+    """Stand-ins for ``rp2``, ``machine`` and ``select``; remembers what pico.py asked of them.
+    A poll of stdin with a timeout moves the clock on by it (the loop's wait)."""
 
     def __init__(self):
         self.assembled = []     # (function, config, program) for every asm_pio use
@@ -20,6 +21,7 @@ class Standins:
         self.sleeps = []        # time.sleep_us calls
         self.now = 0            # the microsecond clock, moved by the tests
         self.writable = True    # what a POLLOUT poll of stdout says
+        self.readable = False   # what a POLLIN poll of stdin says
         self.drain_us = 0       # how long a started DMA transfer stays busy
         self.timers = []        # machine.Timer objects made (soft timers, fired by fire_timers)
         self.removed = []       # programs taken out of a PIO block's instruction memory
@@ -186,10 +188,12 @@ class Standins:
                 self.event = event
 
             def ipoll(self, timeout):
-                assert timeout == 0                  # never waits
-                if self.event == select.POLLOUT and rig.writable:
-                    return iter([(None, self.event)])
-                return iter([])
+                if self.event == select.POLLOUT:
+                    assert timeout == 0              # a write is never waited for
+                    return iter([(None, self.event)] if rig.writable else [])
+                if not rig.readable and timeout > 0:
+                    rig.sleep(1000 * timeout)        # the loop's wait: time passes
+                return iter([(None, self.event)] if rig.readable else [])
 
         select.poll = Poll
         return {"rp2": rp2, "machine": machine, "micropython": micropython, "select": select}

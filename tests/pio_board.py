@@ -67,6 +67,7 @@ class PioBoard:
         self.machines = []
         self.dmas = []
         self.timers = []
+        self.every_ms = []      # what the main loop's wait calls each millisecond (its drain)
         self.pins = {}
         self.removed = []       # (PIO block, program) taken out of instruction memory
 
@@ -179,11 +180,13 @@ class PioBoard:
 
     def advance(self, us):
         """Move time on by ``us``: the state machine runs, the DMA moves what it pushed,
-        the poll timer fires every ``period`` ms."""
+        and each millisecond the loop's wait runs (``every_ms``: the drain)."""
         end = self.cycle + us * MHZ
         while self.cycle < end:
             self.cycle = min(self.cycle + 1000 * MHZ, end)
             self.sync()
+            for f in self.every_ms:
+                f()
             for t in self.timers:
                 while t.running and self.now_us >= t.next_us:
                     t.next_us += 1000 * t.period
@@ -357,7 +360,7 @@ def start_up_errors(pins, costs, start_us, rng, presses=24, old=False):
     board.edges = [(round(x * MHZ), g, c) for x, g, c in edges]       # exact cycles
     mod = load_capture(board)
     ring = Ring(256)
-    cap = mod.PioCapture(ring, pins, ticks_us=board.ticks_us, poll_ms=0)
+    cap = mod.PioCapture(ring, pins, ticks_us=board.ticks_us)
     if old:
         old_anchor(cap)
     cap.start()

@@ -33,7 +33,9 @@ def test_help_lists_every_command_and_the_terminal_shows_them():
     assert kind == "help" and sorted(set(fields["commands"])) == sorted(set(every))
     assert "move P ARROW ARROW" in fields["commands"] and "die corner|wall" in fields["commands"]
     shown = " ".join(terminal.HELP)
-    assert all(usage in shown for usage in fields["commands"])
+    # the simulator's screen lists every command but those only a board answers (mem)
+    assert all(usage in shown for usage in fields["commands"] if usage not in core.BOARD_ONLY)
+    assert core.BOARD_ONLY == ("mem",) and "mem" in fields["commands"] and "mem" not in shown.split()
 
 
 def test_a_verb_with_the_wrong_words_goes_on_to_the_stage():

@@ -28,6 +28,8 @@ CEILINGS = {
     "courtside.driver:apply": 11,
     "courtside.driver:_apply": 11,
     "courtside.driver:_write": 11,
+    "courtside.driver:_effects": 11,
+    "courtside.driver:_step": 11,
     "courtside.core:Core.step": 11,
     "courtside.core:Core._begin": 11,
     "courtside.core:Core._due": 11,
@@ -59,6 +61,9 @@ CEILINGS = {
     "courtside.hw.pico:_Wait.__iter__": 11,
     "courtside.hw.pico:_Wait.__next__": 11,
     "courtside.hw.pico:Pico.wait": 11,
+    "courtside.hw.pico:Pico.advance": 11,
+    "courtside.hw.pico:Pico._still": 11,
+    "courtside.driver:run_until": 11,
     "courtside.hw.pico:Pico.service": 11,
     "courtside.hw.pico:Pico.read_line": 11,
     "courtside.hw.pico:Pico.ticks_us": 11,
@@ -73,7 +78,6 @@ CEILINGS = {
     # the press path: an edge from the ring to its verdict and event lines
     "courtside.ring:Ring.put": 11,
     "courtside.capture:IrqCapture.irq": 11,
-    "courtside.piostamp:Stamper.place": 11,
     "courtside.core:Core._pass_time": 11,
     "courtside.core:Core._snapshots": 11,
     "courtside.core:Core._snapshot": 11,
@@ -81,8 +85,6 @@ CEILINGS = {
     "courtside.debounce:Debouncer._changes": 11,
     "courtside.debounce:Debouncer._edge": 11,
     "courtside.debounce:Debouncer._turn": 11,
-    "courtside.debounce:Debouncer._plan": 11,
-    "courtside.debounce:Debouncer._candidate": 11,
     "courtside.core:Core._edges": 11,
     "courtside.core:Core._count": 11,
     "courtside.core:Core._closing": 11,
@@ -167,7 +169,8 @@ CEILINGS = {
     "courtside.hw.pico:Pico.tone": 11,
     "courtside.hw.lines:Sender.queued": 11,
     "courtside.hw.lines:Sender.write_line": 11,
-    "courtside.hw.lines:Sender._queue": 11,
+    "courtside.hw.lines:Sender.room": 11,
+    "courtside.hw.lines:Sender._write": 11,
     # frame building: drawing, brightness, the power cap, packing and sending
     "courtside.display:blank": 11,
     "courtside.display:put": 11,
@@ -212,24 +215,22 @@ CEILINGS = {
     "courtside.hw.pico:Matrix.queue": 11,
     "courtside.hw.pico:Matrix.buffer": 11,
     "courtside.hw.chain:pack": 11,
-    # PIO capture's drain, from the loop's wait and the 2 ms timer
-    "courtside.hw.pio_capture:PioCapture._take": 11,
-    "courtside.hw.pio_capture:PioCapture._move": 11,
-    "courtside.piostamp:Drain._take": 11,
+    # PIO capture's drain, from the loop's wait (nothing new: PioCapture.drain above)
     "courtside.piostamp:Drain._first": 11,
-    "courtside.piostamp:Drain._word": 11,
-    "courtside.piostamp:Drain._levels_word": 11,
-    "courtside.piostamp:Stamper._advance": 11,
     "courtside.piostamp:Stamper._wrapped": 11,
 }
 
-# The hot-path functions that cannot fit, each with why. A ``try`` with an ``except``
-# alone takes 12 words (its handler's slot and the stack the exception needs), and the
-# drain timer's callback must catch a Ctrl-C that lands in it (docs/pio-capture.md), or
-# the scheduler would print it and drop it: one frame on the heap every 2 ms, about 60
-# bytes, freed at once. Nothing else may be added here without a reason as hard.
+# The busy-path functions given a frame on the heap on purpose, each with why. None runs
+# in an idle pass (those are all in CEILINGS). Each runs once for many units of work, in
+# one loop where the code used to call a function per unit: on the chip a bytecode call
+# costs more than a heap frame freed at once (measured with the chip tier, bench/chip/:
+# a Python call is 10-20 us on an RP2040, a 60-byte heap frame a few), and every call
+# saved also keeps the C stack shallower. Nothing else may be added here without a reason
+# as hard.
 OVER = {
-    "courtside.hw.pio_capture:PioCapture._poll": (15, "catches what lands in the timer's callback"),
+    "courtside.piostamp:Drain._take": (16, "every new DMA word in one loop (a call per word before)"),
+    "courtside.piostamp:Stamper.place": (14, "the anchor moved in one function, per count word"),
+    "courtside.debounce:Debouncer._plan": (16, "the earliest lock or timeout in one loop, per accepted edge"),
 }
 
 

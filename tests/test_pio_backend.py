@@ -80,7 +80,8 @@ def test_presses_reach_the_ring_stamped_to_the_microsecond(board_module, address
     assert dma.source == fifo(1) == 0x50200024          # the RX FIFO register, not ``read=sm``
     assert not dma.ctrl["inc_read"] and dma.ctrl["inc_write"] and dma.ctrl["size"] == 2
     assert all(board.pins[g] == (0, 2) for g in range(17))       # inputs with pull-ups
-    assert board.timers[0].period == 2          # a soft timer: the only kind every rp2 version has
+    assert board.timers == []                   # no timer: the loop's wait drains, each ms
+    board.every_ms.append(cap.drain)
     board.advance(50_000)
     got = []
     pair = [0, 0]
@@ -97,7 +98,7 @@ def test_presses_reach_the_ring_stamped_to_the_microsecond(board_module, address
     ])
     assert flag.times >= 3 and ring.dropped == 0
     cap.stop()
-    assert not sm.active() and dma.closed and not board.timers[0].running
+    assert not sm.active() and dma.closed
     assert board.removed == [(0, cap.program)]         # instruction memory given back
 
 
@@ -124,6 +125,7 @@ def test_the_start_up_levels_are_not_reported_as_a_change(board_module):
     ring = Ring(16)
     cap = mod.PioCapture(ring, PinMap(PINMAP), Flag(), ticks_us=board.ticks_us)
     cap.start()
+    board.every_ms.append(cap.drain)
     board.advance(20_000)
     pair = [0, 0]
     assert ring.get(pair) and pair[1] == 0x1FFFF and not ring.get(pair)
@@ -146,11 +148,11 @@ def test_stop_and_start_again(board_module):
     ring = Ring(16)
     cap = mod.PioCapture(ring, PinMap(PINMAP), Flag(), ticks_us=board.ticks_us)
     cap.start()
+    board.every_ms.append(cap.drain)
     board.advance(10_000)
     cap.stop()
     board.machines.clear()
     board.dmas.clear()
-    board.timers.clear()
     cap.start()                                         # a fresh state machine and DMA run
     board.advance(30_000)
     pair = [0, 0]
@@ -215,7 +217,7 @@ def test_an_interrupt_inside_the_enable_window_is_not_kept(board_module, monkeyp
 
     monkeypatch.setattr(pio_board._Machine, "active", active)
     ring = Ring(16)
-    cap = mod.PioCapture(ring, PinMap(PINMAP), Flag(), ticks_us=board.ticks_us, poll_ms=0)
+    cap = mod.PioCapture(ring, PinMap(PINMAP), Flag(), ticks_us=board.ticks_us)
     cap.start()
     sm = board.machines[0]
     assert cap.anchor_tries >= 4 and len(sm.enables) == cap.anchor_tries

@@ -110,7 +110,7 @@ def _failing_board(board, fail):
         def levels(self):
             return self.pins.button_mask
 
-        async def wait(self, ms):
+        def advance(self, ms):        # the board's loop waits here (driver.run_until)
             self.passes += 1
             if self.passes == 3:
                 fail()

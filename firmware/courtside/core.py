@@ -26,7 +26,7 @@ from courtside.stage import NEXT_MODE, Context
 MODES = ("dodgeball", "referee", "die")
 _LOBBY_FIRST = ("dodgeball", "referee")
 _IDLE_MS = 1000   # the longest a pass waits: the watchdog (5 s) is fed every pass
-SNAPSHOTS_PER_PASS = 16   # ring snapshots one pass takes (docs/firmware.md#the-loop-and-its-budget)
+SNAPSHOTS_PER_PASS = 8   # ring snapshots one pass takes (docs/firmware.md#the-loop-and-its-budget)
 LINES_PER_PASS = 2        # command lines one pass carries out
 LINE_MAX = 200
 _GLITCH_US = 50000  # presses this close before a box fault belong to the fault
@@ -36,17 +36,21 @@ SAVE_REFUSED = ("save only between games (in a lobby): flash writes pause captur
 # it is written, words in the line or 0 for any), each carried out by ``_cmd_VERB``.
 COMMANDS = (("ping", "ping", 1), ("help", "help", 1), ("mode", "mode dodgeball|referee|die", 0),
             ("new", "new", 1), ("set", "set name=value ...", 0), ("get", "get", 1),
-            ("save", "save", 1))
+            ("save", "save", 1), ("mem", "mem", 1))
 
 
-def usages():
+BOARD_ONLY = ("mem",)    # commands only a board answers (a simulated board has no figures)
+
+
+def usages(board=True):
     """Every command a laptop can send, as written: the core's, then the lobby's and each
-    mode's (what ``help`` answers; the Deathball modes' are listed without loading them)."""
+    mode's (what ``help`` answers; the Deathball modes' are listed without loading them).
+    ``board=False`` leaves out those only a board answers (for the simulator's screens)."""
     from courtside import deathball
     out = []
     for table in (COMMANDS, Lobby.commands, deathball.DIE_COMMANDS, deathball.REFEREE_COMMANDS):
         for entry in table:
-            if entry[1] not in out:
+            if entry[1] not in out and (board or entry[0] not in BOARD_ONLY):
                 out.append(entry[1])
     return out
 
@@ -70,12 +74,13 @@ def _stage(mode, players_first):
 
 class Core:
     def __init__(self, pins, settings, rng, now=0, levels=None, capture="sim", mode="dodgeball",
-                 can_save=False):
+                 can_save=False, figures=None):
         self.settings = dict(settings or config.DEFAULTS)
         self.boxes = pins.boxes
         self.main_id = pins.main_id
         self.capture = capture
         self.can_save = can_save
+        self.figures = figures                  # the board's heap and stack figures (``mem``)
         self.timeline = Timeline(now)
         if levels is None:
             levels = pins.button_mask           # every button open
@@ -457,6 +462,12 @@ class Core:
 
     def _cmd_get(self, words, line):
         return self._emit("settings", **self.settings)
+
+    def _cmd_mem(self, words, line):
+        """The board's heap and C stack, measured now (after a collection)."""
+        if self.figures is None:
+            return "this board has no heap or stack figures to give"
+        return self._emit("mem", **self.figures())
 
     def _cmd_save(self, words, line):
         return self._save(line)

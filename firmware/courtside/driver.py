@@ -5,23 +5,36 @@ laptop's lines, steps the core and applies its effects (``courtside.effects``) t
 hardware layer (``courtside.hw``). Nothing here decides anything; a replay or a test can
 drive the core without it.
 
-    asyncio.run(run(core, hw))        # a board, or the simulator in real time
-    run_virtual(core, board)          # the simulator in virtual time
+    run_until(core, hw)               # a board: hw.advance(ms) waits for real
+    asyncio.run(run(core, hw))        # the simulator in real time, beside its keyboard task
+    run_virtual(core, board)          # the simulator in virtual time, a replay
 """
 
 from courtside import events
+from courtside.clock import add, diff
 from courtside.core import LINES_PER_PASS
 from courtside.effects import EVENT, FRAME, LED, SAVE, TONE
 
 
-def apply(effects, hw):
-    """Carry out ``effects`` on ``hw`` in order, then empty the list (an effect may add
-    more: a save's answer, carried out in the same loop)."""
+def apply(effects, hw, until=None):
+    """Carry out ``effects`` on ``hw`` in order and take them off the list (an effect may
+    add more: a save's answer, carried out in the same loop); returns how many are left.
+
+    With ``until`` (a tick), once it has passed the next event line and what follows it
+    wait in the list for the next pass, which the core adds to: a board spends a pass on
+    a burst of lines (a verdict, a Deathball run) a part at a time, and each pass stays
+    short. At least one effect goes each pass."""
     i = 0
     while i < len(effects):
+        if i and until is not None and effects[i][0] == EVENT and diff(hw.ticks_us(), until) >= 0:
+            break
         _apply(effects[i], hw)
         i += 1
+    if i < len(effects):
+        del effects[:i]
+        return len(effects)
     effects.clear()
+    return 0
 
 
 def _apply(effect, hw):
@@ -45,22 +58,33 @@ def _write(effect, hw):
     hw.write_line(encode(effect[1], effect[2], effect[3]))
 
 
-def one_pass(core, hw, lines):
+def one_pass(core, hw, lines, budget_us=0):
     """Gather the laptop's lines, step the core, apply its effects; returns the ms the core
     may sleep. ``lines`` is a list the caller keeps, so a pass allocates none. At most
     ``LINES_PER_PASS`` lines are taken: the rest wait where they are (a board's USB
     buffer, which holds the laptop back when full), so a flood is answered line by line
-    over many short passes, and one pass's effects stay bounded."""
+    over many short passes, and one pass's effects stay bounded. With ``budget_us``, event
+    lines are written until that long after the pass began, the rest in the next passes
+    (``apply``)."""
     _gather(hw, lines)
     now = hw.ticks_us()
-    wait_ms = core.step(now, hw.ring, lines, hw.unsent)
+    wait_ms = _step(core, hw, now, lines)
     if lines:
         if len(lines) >= LINES_PER_PASS:
             wait_ms = 0       # more may be waiting: the next pass at once
         lines.clear()
-    apply(core.effects, hw)
+    if _effects(core, hw, now, budget_us):
+        wait_ms = 0           # event lines left for the next pass
     hw.service(now)
     return wait_ms
+
+
+def _step(core, hw, now, lines):
+    return core.step(now, hw.ring, lines, hw.unsent)
+
+
+def _effects(core, hw, now, budget_us):
+    return apply(core.effects, hw, add(now, budget_us) if budget_us else None)
 
 
 def _gather(hw, lines):
@@ -82,14 +106,23 @@ async def run(core, hw):
 IDLE_JUMP_MS = 60000   # virtual time passed at once while nothing is due (< 2**29 us)
 
 
-def run_virtual(core, board):
-    """The same loop without an event loop, for a board in virtual time (the headless
-    simulator, a replay): nothing there waits for real, so no asyncio is needed. While
-    the core has nothing due, time goes straight on to the next input: the passes in
-    between would do nothing."""
+def run_until(core, hw, idle_ms=0, budget_us=0):
+    """The loop without an event loop: ``hw.advance(ms)`` waits up to ``ms`` (a board for
+    real, until an input comes; a virtual board by moving its clock) and says whether to go
+    on. A board runs this: no event loop, no task, nothing scheduled on top of the loop, so
+    the deepest call of a pass is the loop's own (docs/firmware.md, "The C stack"). With
+    ``idle_ms``, while the core has nothing due the wait is that long: a virtual board jumps
+    straight to its next input. ``budget_us``: see ``one_pass``."""
     lines = []
     wait_ms = 0
-    while board.advance(wait_ms):
-        wait_ms = one_pass(core, board, lines)
-        if core.idle:
-            wait_ms = IDLE_JUMP_MS
+    while hw.advance(wait_ms):
+        wait_ms = one_pass(core, hw, lines, budget_us)
+        if idle_ms and core.idle:
+            wait_ms = idle_ms
+
+
+def run_virtual(core, board):
+    """The same loop for a board in virtual time (the headless simulator, a replay):
+    nothing there waits for real, and while the core has nothing due, time goes straight
+    on to the next input: the passes in between would do nothing."""
+    run_until(core, board, IDLE_JUMP_MS)

@@ -35,6 +35,7 @@ def main(pins_path=PINMAP, settings_path=SETTINGS):
 
 
 RESTART = "restart"
+EVENTS_US = 10000   # a board's pass writes event lines for up to 10 ms, the rest in the next
 
 
 def _start(pins_path, settings_path):
@@ -84,35 +85,47 @@ def pack_heap():
 
 
 def _run(hw, pins, settings, settings_path, rng_source):
-    import asyncio
-
     pack_heap()
 
     from courtside import driver
     from courtside.core import Core
     from courtside.fair import Fair
     core = Core(pins, settings, Fair(rng_source), now=hw.ticks_us(), levels=hw.levels(),
-                capture=hw.capture.name, can_save=settings_path is not None)
-    failed = False
+                capture=hw.capture.name, can_save=settings_path is not None,
+                figures=getattr(hw, "figures", None))
+    failed = None
     try:
-        asyncio.run(driver.run(core, hw) if ON_BOARD else _virtual(core, hw))
+        if ON_BOARD:
+            driver.run_until(core, hw, budget_us=EVENTS_US)
+        else:
+            _live(core, hw)
     except KeyboardInterrupt:
-        print("courtside: stopped, the REPL is free")
+        pass
     except Exception as e:
-        failed = True
+        failed = e
         core = None
-        _error("courtside stopped on %r; starting again" % e)
-    finally:
-        hw.release()
-        asyncio.new_event_loop()
-    if not failed:
+    # The lines still queued go out first, a part-sent one included, so what is said
+    # below starts on a line of its own and the stream a monitor saves stays whole.
+    hw.release()
+    if failed is None:
+        print("courtside: stopped, the REPL is free")
         return core
+    _error("courtside stopped on %r; starting again" % failed)
     import gc
     gc.collect()
     if ON_BOARD:
         from courtside.hw import pico
         pico.reset()
     return RESTART
+
+
+def _live(core, hw):
+    """The virtual Pico: the loop in real time beside the task that reads its console."""
+    import asyncio
+    try:
+        asyncio.run(_virtual(core, hw))
+    finally:
+        asyncio.new_event_loop()
 
 
 async def _virtual(core, hw):

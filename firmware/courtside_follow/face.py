@@ -218,6 +218,8 @@ _SENTENCES = {
     "overflow": lambda e, n: "DROPPED %s button edges (capture ring full; %s in all)." % (
         e.get("new"), e.get("dropped")),
     "unsent": lambda e, n: "%s event lines were not sent (the laptop was not reading)." % e.get("lines"),
+    "mem": lambda e, n: "The board's heap: %s bytes in use, %s free; its C stack at most %s of %s bytes deep." % (  # noqa: E501
+        e.get("heap_used"), e.get("heap_free"), e.get("stack_peak", "?"), e.get("stack_size", "?")),
     "error": lambda e, n: "Refused: %s." % e.get("msg"),
     "settings": lambda e, n: "Settings: tie window %s us, contest %s ms, answer %s ms%s." % (
         e.get("tie_us"), e.get("contest_ms"), e.get("answer_ms"),

@@ -18,6 +18,12 @@ is the one the unix port runs under ``micropython.heap_lock()``.
     cap = NativeCapture(ring, GPIO_IN, TIMERAWL, mask, bits, lags, Pin.IRQ_FALLING)
     pin.irq(cap.irq, Pin.IRQ_FALLING | Pin.IRQ_RISING, hard=True)
 
+``StackMark`` measures the deepest the C stack has been: it paints the free stack below
+the caller with a pattern once, and ``peak()`` later finds the lowest word no longer
+holding it. Everything that ever ran on that stack counts (the loop's calls, interrupt
+handlers, the USB stack's work), which no ``micropython.stack_use()`` call placed in the
+code can promise.
+
 ``courtside deploy`` compiles this module with the ``-march`` of the board it deploys to
 (``sys.implementation._mpy``); a board that cannot load it falls back to the bytecode
 versions, and says so. ``bits``, ``lags`` and ``falling`` mean what they mean for
@@ -27,6 +33,7 @@ versions, and says so. ``bits``, ``lags`` and ``falling`` mean what they mean fo
 from array import array
 
 import micropython
+from micropython import const
 
 
 class NativeCapture:
@@ -87,3 +94,47 @@ def pack(frame, table, out):
         dst[i] = src[order[i]]
         i += 1
     return out
+
+
+_PATTERN = const(0x2BADF00D)         # below 2**30: a small int on a 32-bit port
+_RAM = const(0x20000000)             # SRAM starts here on the RP2040 and the RP2350
+
+
+@micropython.viper
+def _paint(lo: int, hi: int):
+    p = ptr32(_RAM + lo)
+    n = (hi - lo) >> 2
+    i = 0
+    while i < n:
+        p[i] = _PATTERN
+        i += 1
+
+
+@micropython.viper
+def _untouched(lo: int, hi: int) -> int:
+    """Bytes from ``lo`` up that still hold the pattern."""
+    p = ptr32(_RAM + lo)
+    n = (hi - lo) >> 2
+    i = 0
+    while i < n and p[i] == _PATTERN:
+        i += 1
+    return i << 2
+
+
+class StackMark:
+    """The C stack's high-water mark, in bytes used below its top.
+
+    ``top`` is the stack's top as an offset from the start of SRAM (the rp2 port's linker
+    script puts the main stack's ``size`` bytes, 8 KB, right below it: 0x20042000 on an
+    RP2040), so ``top - micropython.stack_use()`` is about where the stack pointer is now.
+    Painting stops ``margin`` bytes below that, clear of the painter's own frame."""
+
+    def __init__(self, top, size=8192, margin=512):
+        self.top = top
+        self.size = size
+        self.bottom = top - size
+        _paint(self.bottom, top - micropython.stack_use() - margin)
+
+    def peak(self):
+        """The deepest the stack has been since the paint, in bytes below its top."""
+        return self.size - _untouched(self.bottom, self.top)

@@ -9,17 +9,24 @@ here is kept small; the rules it follows are the firmware's timing rules:
   (``courtside.hw.native``, or ``courtside.capture`` in bytecode);
 - frames are packed into the chain's byte order by ``courtside.hw.native.pack`` (or
   ``courtside.hw.chain.pack`` in bytecode);
-- nothing here turns interrupts off or waits: a frame goes to the matrix's state machine
-  by DMA from a buffer of its own, so no interrupt, timer or collection can stall the data
-  line inside a frame (``neopixel`` and ``machine.bitstream`` mask interrupts for ~2 ms
-  a frame); USB lines are queued and sent a byte per writable poll (``courtside.hw.lines``);
+- nothing here turns interrupts off: a frame goes to the matrix's state machine by DMA
+  from a buffer of its own, so no interrupt, timer or collection can stall the data line
+  inside a frame (``neopixel`` and ``machine.bitstream`` mask interrupts for ~2 ms a
+  frame); USB lines are queued and sent in chunks after a writable poll
+  (``courtside.hw.lines``);
+- no timer, soft IRQ or scheduled callback runs Python: the loop (``courtside.driver
+  .run_until``) waits in ``advance``, which drains the capture and watches the USB port a
+  millisecond at a time, so nothing runs on top of the loop's deepest call and eats into
+  the 8 KB C stack (docs/firmware.md, "The C stack"); ``stack_peak`` reports the deepest
+  the stack has been since start-up, read from a pattern painted below it;
 - no flash writes during play (settings are saved only from a lobby, by command);
 - the watchdog is switched off by ``release`` and at every boot (``boot.py``), so a
   Ctrl-C or an ``mpremote`` session is never cut short by it.
 
 Beyond the interface in ``courtside.hw``: ``capture.native`` (True when the IRQ handler
 is machine code), ``notes`` (why a preferred capture backend was not used, for the log),
-``lines_overlong`` (command lines dropped for their length).
+``lines_overlong`` (command lines dropped for their length), ``advance(ms)`` (the loop's
+wait, without asyncio), ``figures()`` (heap and stack, for the ``mem`` command).
 """
 
 import asyncio
@@ -48,6 +55,8 @@ _DREQ_PIO0_TX0 = const(0)
 _CLEAR_ALIAS = const(0x3000)       # write 1s here to clear bits of a peripheral register
 _WDT_ENABLE = const(0x40000000)    # WATCHDOG CTRL bit 30
 _WDT_TIMEOUT_MS = const(5000)
+_ROOM_FOR_ANSWERS = const(1024)    # free bytes in the USB queue before a command line is read
+_STOP_FLUSH_MS = const(300)        # what release() waits for queued lines to go out
 SETTINGS = "settings.json"      # in the flash root, beside the pin map
 # After the TX FIFO empties the last byte is still in the shift register (8 bits, 10 us);
 # then the line must stay low long enough for every WS2812B to latch (>= 280 us for the
@@ -72,6 +81,12 @@ def watchdog_off():
 def timer_low():
     """Address of TIMERAWL, the register ``time.ticks_us()`` reads (timer 0 on RP2350)."""
     return (0x400B0000 if _rp2350() else 0x40054000) + _TIMERAWL
+
+
+def _stack_top():
+    """Where the rp2 port's C stack ends, as an offset from the start of SRAM: the end of
+    the scratch banks, 0x20042000 on an RP2040 and 0x20082000 on an RP2350."""
+    return 0x82000 if _rp2350() else 0x42000
 
 
 def dispatch_lag_us(gpio):
@@ -206,10 +221,15 @@ class Pico:
         self._pack = self._native.pack if self._native else chain.pack
         self._wdt = None
         self._rx = Receiver(sys.stdin.buffer, poller(sys.stdin, select.POLLIN))
-        self._tx = Sender(sys.stdout.buffer, poller(sys.stdout, select.POLLOUT))
+        self._tx = Sender(sys.stdout.buffer, poller(sys.stdout, select.POLLOUT), ticks_ms=time.ticks_ms)
+        self._input = select.poll()       # the loop's wait wakes on a byte from the laptop
+        self._input.register(sys.stdin, select.POLLIN)
         if self.capture is None:
             self._start_irq(pins)
-        self._waiter = _Wait(self.ring, getattr(self.capture, "drain", None))
+        self._drain = getattr(self.capture, "drain", None)
+        self._waiter = _Wait(self.ring, self._drain)
+        # The stack's high-water mark: on a board only (elsewhere its addresses mean nothing).
+        self._stack = self._native.StackMark(_stack_top()) if self._native and sys.platform == "rp2" else None
 
     def _note(self, text):
         self.notes.append(text)
@@ -277,6 +297,42 @@ class Pico:
         """``await hw.wait(ms)``: until a snapshot is in the ring or ``ms`` have passed."""
         return self._waiter.arm(ms)
 
+    def advance(self, ms):
+        """The loop's wait: until a snapshot is in the ring, a command line can be read,
+        or ``ms`` have passed; always True (a Ctrl-C stops the loop by its exception).
+
+        One millisecond at a time: each step drains the PIO capture, sends what waits to
+        go out, and sleeps in ``ipoll``, which a byte from the laptop cuts short. Nothing
+        here allocates, so an idle second of the loop allocates nothing."""
+        until = time.ticks_add(time.ticks_ms(), ms if ms > 0 else 0)
+        self._tx.pass_begin()
+        while self._still(until):
+            for _ in self._input.ipoll(1):
+                if self._tx.room() >= _ROOM_FOR_ANSWERS:
+                    return True
+                time.sleep_ms(1)      # a line is waiting, its answers would not fit yet
+        return True
+
+    def _still(self, until):
+        """One step of ``advance``: False once there is something to do or time is up."""
+        if self._drain is not None:
+            self._drain()
+        if len(self.ring):
+            return False
+        self._tx.flush()
+        return time.ticks_diff(until, time.ticks_ms()) > 0
+
+    def figures(self):
+        """Heap and C stack figures, after a collection (the ``mem`` command): bytes in
+        use and free, and the deepest the C stack has been since start-up."""
+        import gc
+        gc.collect()
+        out = {"heap_used": gc.mem_alloc(), "heap_free": gc.mem_free()}
+        if self._stack is not None:
+            out["stack_peak"] = self._stack.peak()
+            out["stack_size"] = self._stack.size
+        return out
+
     def show(self, frame):
         """Queue ``frame`` (192 RGB bytes, scaled and capped) for the matrix; never waits."""
         self._pack(frame, self._chain, self._matrix.buffer())
@@ -306,6 +362,8 @@ class Pico:
         self._wdt.feed()
 
     def read_line(self):
+        if self._tx.room() < _ROOM_FOR_ANSWERS:
+            return None           # the line waits in the laptop's buffer for room for its answers
         return self._rx.read_line()
 
     def write_line(self, text):
@@ -347,8 +405,8 @@ class Pico:
         self._buzzer.duty_u16(0)
         for led in self._leds:
             led.value(0)
-        self._tx.pass_begin()
-        self._tx.flush()
+        if not self._tx.finish(_STOP_FLUSH_MS) and self._tx.mid_line():
+            sys.stdout.write("\n")       # the laptop stopped reading: end its part-line here
 
 
 def main_held(pins):

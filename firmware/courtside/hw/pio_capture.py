@@ -10,9 +10,15 @@ unchanged. The maths lives in ``courtside.piostamp``; docs/pio-capture.md explai
 
     cap = PioCapture(ring, pins)           # allocates its DMA buffer (8 KB) at once: build it early
     cap.start()
-    cap.drain()                            # any time; also run by a 2 ms soft timer whose
-                                           # exceptions (a Ctrl-C) the next drain() raises
+    cap.drain()                            # from the main loop: each pass and each ms of its wait
     cap.stop()
+
+Only the main loop drains. No timer or scheduled callback does: a scheduled callback runs
+on top of whatever the loop is doing at that moment, so its call chain adds to the loop's
+deepest one on the rp2 port's 8 KB C stack, which is how an earlier drain timer overflowed
+it (docs/firmware.md, "The C stack"). The DMA keeps capturing while the loop is busy; the
+buffer holds 512 changes, about a quarter of a second of a press every millisecond, and a
+pass lasts far less (what it lost, were it not, is counted as an overflow).
 
 Requirements: ``rp2.DMA`` (MicroPython 1.22 or newer); the button GPIOs span at most 30
 pins with no LED, buzzer or matrix pin among them (the default map uses GP0..GP16);
@@ -81,11 +87,10 @@ def fifo_address(sm_id):
 class PioCapture:
     name = "pio"
 
-    def __init__(self, ring, pins, flag=None, sm_id=1, buffer_words=1024, poll_ms=2, ticks_us=None):
+    def __init__(self, ring, pins, flag=None, sm_id=1, buffer_words=1024, ticks_us=None):
         self.ring = ring
         self.flag = flag
         self.sm_id = sm_id
-        self.poll_ms = poll_ms
         self._ticks = ticks_us or time.ticks_us
         self.in_base, self.width = window(pins)
         self.mask = pins.button_mask
@@ -103,9 +108,6 @@ class PioCapture:
         self.anchor_spread_ns = 0      # where in its window the enable can lie, by the widths
         self._sm = None
         self._dma = None
-        self._timer = None
-        self._busy = False
-        self.failure = None           # an exception raised inside the poll timer's callback
 
     def start(self):
         base = self.in_base
@@ -122,18 +124,12 @@ class PioCapture:
                    trigger=True)
         self._sm = sm
         self._dma = dma
-        self.failure = None
         self.drainer.restart()
         lv = 0
         for i, p in enumerate(self._inputs):
             lv |= p.value() << (base + i)
         self.drainer.last = lv & self.mask      # the first report repeats this: not a change
         self._anchor(sm, dma)
-        if self.poll_ms:
-            # a soft timer: the callback is scheduled, so the drain may allocate if it must
-            # (soft is the default, and rp2 before MicroPython 1.26 takes no ``hard`` argument)
-            self._timer = machine.Timer(mode=machine.Timer.PERIODIC, period=self.poll_ms,
-                                        callback=self._poll)
 
     def _anchor(self, sm, dma):
         """Enable the state machine inside a tight ``ticks_us()`` window and anchor count 0
@@ -167,54 +163,28 @@ class PioCapture:
         self.anchor_tries = attempt + 1
         self.anchor_spread_ns = best.spread_ns(w)
 
-    def _poll(self, timer):
-        # A soft timer's callback runs between two bytecodes of whatever the loop is doing,
-        # and MicroPython prints and drops an exception raised in it: a Ctrl-C landing
-        # here would be lost and the game would run on. So the callback keeps it, stops
-        # its timer, and the loop's next drain() (every step of its wait) raises it there.
-        try:
-            self._take()
-        except BaseException as e:
-            timer.deinit()
-            self._timer = None
-            self.failure = e
-
     def drain(self):
-        """Move new captures into the ring; returns how many snapshots were put. Raises, once,
-        an exception the poll timer's callback caught (a Ctrl-C that landed in it)."""
-        e = self.failure
-        if e is not None:
-            self.failure = None
-            raise e
-        return self._take()
-
-    def _take(self):
-        if self._busy or self._dma is None:
+        """Move new captures into the ring; returns how many snapshots were put. With
+        nothing new it reads the DMA's count and compares: no call deeper, no allocation."""
+        dma = self._dma
+        if dma is None:
             return 0
-        self._busy = True
-        try:
-            moved = self._move()
-        finally:
-            self._busy = False
+        written = _DMA_COUNT - dma.count
+        if written == self.drainer.read:
+            return 0
+        moved = self.drainer.take(written, self._ticks())
         if moved and self.flag is not None:
             self.flag.set()
         return moved
 
-    def _move(self):
-        now = self._ticks()       # first: every word counted below was pushed by now
-        return self.drainer.take(_DMA_COUNT - self._dma.count, now)
-
     def stop(self):
-        if self._timer is not None:
-            self._timer.deinit()
-            self._timer = None
         if self._sm is not None:
             self._sm.active(0)
             # Free the 21 instructions, so a later start (or another Pico layer built in
             # the same session) fits the 32-word instruction memory again.
             rp2.PIO(self.sm_id // 4).remove_program(self.program)
-        self._take()
         if self._dma is not None:
+            self.drain()
             self._dma.active(0)
             self._dma.close()
             self._dma = None

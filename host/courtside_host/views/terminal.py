@@ -53,7 +53,7 @@ HELP = (
     "  Space: main button (start, ROLL)    m: long press (next mode, new game)",
     "  /: a command, Enter sends it (/name 1 Ann names a player)  ?: help  Esc: quit",
 # The commands as the firmware's own help lists them (courtside.core.usages)
-) + tuple(_wrapped(["Commands after /:"] + usages(), WIDTH - 1)) + ("Press ? again to close.",)
+) + tuple(_wrapped(["Commands after /:"] + usages(board=False), WIDTH - 1)) + ("Press ? again to close.",)
 
 
 def _tokens(text):
