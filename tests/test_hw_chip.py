@@ -61,8 +61,9 @@ def test_what_the_hardware_layer_allocates(micropython):
     for name in ("frame", "frame (native pack)", "press (PIO drain)", "ring get", "idle pass (lines)",
                  "line sent"):
         assert figures[name] == 0, (name, figures[name])
-    # Bounded: a queued event line costs its encoded copy, a command line its text.
-    assert 0 < figures["line queued"] <= figures["line_chars"] + 64
+    # Bounded: a queued event line is the encoder's buffer itself, kept, not copied (at
+    # most its newline grows it); a command line costs its text.
+    assert 0 <= figures["line queued"] <= 64
     assert 0 < figures["command read"] <= 256
 
 
@@ -76,8 +77,9 @@ def test_command_lines_from_a_real_pipe(micropython):
 
 
 class Port:
-    def __init__(self, data=b""):
+    def __init__(self, data=b"", room=None):
         self.data, self.at, self.written = data, 0, []
+        self.room = room          # bytes the port takes before it is full (None: no end)
 
     def readinto(self, buf):
         buf[0] = self.data[self.at]
@@ -85,8 +87,11 @@ class Port:
         return 1
 
     def write(self, buf):
-        self.written.append(bytes(buf))
-        return len(buf)
+        take = len(buf) if self.room is None else min(len(buf), self.room)
+        if self.room is not None:
+            self.room -= take
+        self.written.append(bytes(buf[:take]))
+        return take
 
 
 def test_a_pass_reads_at_most_its_byte_budget():
@@ -98,23 +103,48 @@ def test_a_pass_reads_at_most_its_byte_budget():
     assert rx.read_line() == "x" * 40 and port.at == 41
 
 
-def test_every_write_is_one_byte_after_a_writable_poll_and_the_budget_holds():
+def test_lines_go_in_chunks_after_a_writable_poll_within_the_budget():
     from courtside.hw.lines import Sender
     port = Port()
-    polls = [0]
-
-    def ready():                  # a port with room for 5 bytes, then none
-        polls[0] += 1
-        return len(port.written) < 5
-
-    tx = Sender(port, ready, size=64, per_pass=3)
-    assert tx.write_line("abcdefgh")
-    assert port.written == [b"a", b"b", b"c"]          # the pass's budget: 3 bytes
+    tx = Sender(port, lambda: True, per_pass=6, chunk=4)
+    line = bytearray(b"abcdefgh")
+    assert tx.write_line(line)
+    assert port.written == [b"abcd", b"ef"]              # chunks of 4 within the pass's 6 bytes
+    assert tx.mid_line() and tx.queued() == 3
     tx.pass_begin()
     tx.flush()
-    assert port.written == [b"a", b"b", b"c", b"d", b"e"]  # then the port is full: stop
-    assert not tx.write_line("x" * 60) and tx.unsent == 1  # would not fit: dropped whole
-    assert tx.queued() == 4                            # "fgh\n" still waiting, nothing lost
+    assert port.written[-1] == b"gh\n" and not tx.mid_line() and tx.queued() == 0
+    assert line == b"abcdefgh\n"             # the encoder's buffer itself went out: no copy
+
+
+def test_a_port_that_stops_taking_makes_the_sender_careful_and_a_full_queue_drops_whole():
+    from courtside.hw.lines import Sender
+    clock = [0]
+    port = Port(room=6)
+    ready = [True]
+    tx = Sender(port, lambda: ready[0], slots=4, limit=64, chunk=8, ticks_ms=lambda: clock[0],
+                careful_ms=1000)
+    assert tx.write_line(bytearray(b"abcdefghij"))
+    assert port.written == [b"abcdef"] and tx.short == 1       # a short write: the laptop stopped
+    port.room = 100
+    tx.pass_begin()
+    tx.flush()
+    assert port.written[1:] == [b"g", b"h", b"i", b"j", b"\n"]  # careful: one byte a write
+    clock[0] = 1001
+    assert tx.write_line(bytearray(b"klmnopqr"))
+    assert port.written[-2:] == [b"klmnopqr", b"\n"]           # chunks again after a second
+    ready[0] = False                                            # the port never has room now
+    for _ in range(3):
+        assert tx.write_line(bytearray(b"x" * 10))
+    assert tx.room() == 0 and not tx.write_line(bytearray(b"y")) and tx.unsent == 1  # slots full
+    assert not tx.finish(5)                                     # gives up after 5 ms
+
+
+def test_a_line_too_big_for_the_queue_is_dropped_whole():
+    from courtside.hw.lines import Sender
+    tx = Sender(Port(), lambda: False, limit=32)
+    assert tx.write_line(bytearray(b"x" * 20))
+    assert not tx.write_line(bytearray(b"y" * 20)) and tx.unsent == 1 and tx.queued() == 21
 
 
 # Small ints ---------------------------------------------------------------------------------
@@ -160,7 +190,7 @@ def test_hot_paths_keep_every_int_small_at_the_top_of_their_ranges():
     frame = bytearray([255] * 192)
     out = bytearray(192)
     table = chain.order(True, True)
-    tx = lines.Sender(Port(), lambda: True, size=1024, per_pass=1 << 20)
+    tx = lines.Sender(Port(), lambda: True, per_pass=1 << 20)
     with smallints.watch():
         for _ in range(100):                          # through a full ring and past it
             irq.irq(pin)

@@ -78,4 +78,4 @@ def test_a_press_is_counted(passes):
     """Not zero, and not asked to be (an event is a dict and a line): the counter sees
     the work a press does, so the zeros above are not a counter that sees nothing."""
     assert passes["press"] > 0
-    assert passes["verdict"] > passes["press"]
+    assert passes["verdict"] > 0

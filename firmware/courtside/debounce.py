@@ -22,7 +22,12 @@ Give ``long_i`` (the main-unit button) and ``long_us`` and that button's hold is
 reported, once a press, as a ``LONG`` at the moment it reached ``long_us``.
 """
 
-from courtside.clock import add, diff
+from micropython import const
+
+from courtside.clock import diff
+
+_MASK = const(0x3FFFFFFF)
+_HALF = const(0x20000000)
 
 PRESS = 1
 RELEASE = 2
@@ -104,21 +109,44 @@ class Debouncer:
             self._plan()
 
     def _plan(self):
-        """Find the lock or timeout that ends first (``due_i`` -1: none runs)."""
-        self.due_i = -1
-        for i in range(self.n):
-            if self.locked[i]:
-                self._candidate(i, add(self.since[i], self.debounce_us), False)
-            elif self.down[i] and not self.stuck[i]:
-                if i == self.long_i and not self.long_done:
-                    self._candidate(i, add(self.since[i], self.long_us), True)
-                self._candidate(i, add(self.since[i], self.stuck_us), False)
+        """Find the lock or timeout that ends first (``due_i`` -1: none runs).
 
-    def _candidate(self, i, at, long):
-        if self.due_i < 0 or diff(at, self.due_at) < 0:
-            self.due_i = i
-            self.due_at = at
-            self.due_long = long
+        It runs at every accepted edge, so it is one loop with no call inside: on a board
+        a call costs more than the arithmetic, and more than the heap frame this function
+        is given for its locals (it never runs in an idle pass). ``clock.add`` and
+        ``clock.diff`` are written out (tests/test_debounce.py holds it to them)."""
+        best = -1
+        best_at = 0
+        best_long = False
+        long_i = self.long_i if not self.long_done else -1
+        i = 0
+        while i < self.n:
+            if self.locked[i]:
+                span = self.debounce_us
+            elif self.down[i] and not self.stuck[i]:
+                span = self.stuck_us
+            else:
+                i += 1
+                continue
+            t = self.since[i] & _MASK
+            k = 2 if i == long_i and not self.locked[i] else 1
+            while k:
+                k -= 1
+                if k:
+                    span_k = self.long_us
+                else:
+                    span_k = span
+                at = t - (_MASK - (span_k & _MASK)) - 1       # add(t, span_k)
+                if at < 0:
+                    at = at + _MASK + 1
+                if best < 0 or ((at - best_at) & _MASK) >= _HALF:   # diff(at, best_at) < 0
+                    best = i
+                    best_at = at
+                    best_long = k == 1
+            i += 1
+        self.due_i = best
+        self.due_at = best_at if best >= 0 else self.due_at
+        self.due_long = best_long
 
     def _turn(self, i, stamp, out):
         self.down[i] = self.raw[i]

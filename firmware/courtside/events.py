@@ -38,6 +38,7 @@ unstuck p b
 fault kind p | closed
 overflow dropped new
 unsent lines total
+mem heap_used heap_free | stack_peak stack_size
 lobby game
 join p
 refused why players
@@ -169,7 +170,10 @@ def _items(out, d):
 
 
 def _put(out, v):
-    if isinstance(v, str):
+    t = type(v)                 # one call, then identity tests: cheaper than isinstance()s
+    if t is int:
+        out += b"%d" % v
+    elif t is str:
         _text(out, v)
     elif v is True:
         out += b"true"
@@ -177,6 +181,20 @@ def _put(out, v):
         out += b"false"
     elif v is None:
         out += b"null"
+    elif t is dict:
+        out += b"{"
+        _items(out, v)
+        out += b"}"
+    elif t is list or t is tuple:
+        _list(out, v)
+    else:
+        _other(out, v)
+
+
+def _other(out, v):
+    """A value of a subclass (CPython's IntEnum, an OrderedDict), or any other type."""
+    if isinstance(v, str):
+        _text(out, v)
     elif isinstance(v, int):
         out += b"%d" % v
     elif isinstance(v, dict):
@@ -200,16 +218,29 @@ def _list(out, v):
     out += b"]"
 
 
+_QUOTED = {}          # short strings already spelled: every name the stream writes
+_QUOTED_MAX = 256     # ... at most this many of them, each
+_QUOTED_LEN = 24      # ... at most this long
+
+
 def _text(out, s):
     """A string: as it is when it is printable ASCII with nothing to escape (every name
-    the firmware writes), else spelled by ``_string``."""
+    the firmware writes), else spelled by ``_string``. The names come again and again
+    (kinds, keys, buttons), so each short one is spelled once and kept: on a board a dict
+    lookup is far cheaper than looking at every byte in bytecode."""
+    quoted = _QUOTED.get(s)
+    if quoted is None:
+        quoted = _spelled(s)
+        if len(s) <= _QUOTED_LEN and len(_QUOTED) < _QUOTED_MAX:
+            _QUOTED[s] = quoted
+    out += quoted
+
+
+def _spelled(s):
     raw = s.encode("utf-8", "surrogatepass")   # a lone surrogate too (CPython refuses it)
     if len(raw) == len(s) and _plain(raw):
-        out += b'"'
-        out += raw
-        out += b'"'
-    else:
-        out += _string(s).encode()
+        return b'"' + raw + b'"'
+    return _string(s).encode()
 
 
 def _plain(raw):

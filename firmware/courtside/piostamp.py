@@ -41,6 +41,7 @@ from courtside.clock import add, diff
 LOOP_CYCLES = const(6)
 _PERIOD = const(0x40000000)      # a count word's range: 2**30 loops
 _COUNT_MASK = const(0x3FFFFFFF)
+_HALF_PERIOD = const(0x20000000)
 _TAG = const(0x8000)             # bit 31 of a word, seen in its high half
 
 
@@ -86,27 +87,28 @@ class Stamper:
         self.start(add(t0, w >> 1), w & 1)
 
     def place(self, count, now):
-        """The tick of a count word pushed at or before ``now``; the word becomes the anchor."""
-        self._advance((self.count - count) & _COUNT_MASK, now)   # loops since the anchor
+        """The tick of a count word pushed at or before ``now``; the word becomes the anchor.
+
+        It runs for every count word a drain reads, so the common case is written out in
+        one function (a call costs more on a board than the arithmetic in it): the anchor
+        moves on by the loops since it, the fraction of a microsecond kept in ``frac``."""
+        d = (self.count - count) & _COUNT_MASK        # loops since the anchor
         self.count = count
-        if self.frac >= self.half:
-            return add(self.ticks, 1)
-        return self.ticks
-
-    # place, split so that no frame passes 11 words (tests/test_frames.py): the anchor
-    # moves on by ``d`` loops; the fraction of a microsecond is kept in ``frac``.
-
-    def _advance(self, d, now):
         q = d // self.den                             # (divmod would allocate a tuple)
         rem = (d - q * self.den) * self.num + self.frac
         us = q * self.num + rem // self.den
-        late = diff(now, self.ticks) - us             # whole periods hidden in the 30 bits
-        if late > self.period_us >> 1:
+        late = (now - self.ticks) & _COUNT_MASK       # diff(now, ticks), then less us:
+        if late >= _HALF_PERIOD:                      # whole periods hidden in the 30 bits
+            late = late - _COUNT_MASK - 1
+        if late - us > self.period_us >> 1:
             self.frac = rem
-            return self._wrapped(q, late)
-        self.frac = rem % self.den
-        self.ticks = add(self.ticks, us)
-        return None
+            self._wrapped(q, late - us)
+        else:
+            self.frac = rem % self.den
+            self.ticks = add(self.ticks, us)
+        if self.frac >= self.half:
+            return add(self.ticks, 1)
+        return self.ticks
 
     def _wrapped(self, q, late):
         k = (late + (self.period_us >> 1)) // self.period_us
@@ -213,16 +215,38 @@ class Drain:
             return 0
         return self._take(written, now)
 
-    # take, split so that no frame passes 11 words (tests/test_frames.py).
-
     def _take(self, written, now):
+        """Every new word, in order, in one loop: a levels word waits for its count word,
+        and the pair becomes one snapshot (a board pays more for a call than for the work
+        in it, so the pair is handled here, not in a function per word)."""
         ix = self._first(written)
+        h = self.halves
+        ring = self.ring
         moved = 0
         while ix != written:
-            put = self._word((ix & self.wmask) << 1, now)
-            if put < 0:
+            j = (ix & self.wmask) << 1
+            hi = h[j + 1]
+            if hi & _TAG:
+                if self.pending:
+                    self.unpaired += 1
+                    self._lose(1)
+                self.pending = True
+                lv = ((~hi & 0xFFFF) << 16 | (~h[j] & 0xFFFF)) & self.width_mask
+                self.levels = (lv << self.in_base) & self.mask
+            elif not self.pending:
+                self.stamper.place(hi << 16 | h[j], now)    # a wrap mark: only the anchor moves
+                self.marks += 1
+            elif len(ring) >= ring.mask:
                 break                # ring full: leave the pair in the buffer for next time
-            moved += put
+            else:
+                stamp = self.stamper.place(hi << 16 | h[j], now)
+                self.pending = False
+                if self.levels == self.last:
+                    self.noise += 1
+                else:
+                    self.last = self.levels
+                    ring.put(stamp, self.levels)
+                    moved += 1
             ix += 1
         self.read = ix
         return moved
@@ -242,36 +266,6 @@ class Drain:
             self.pending = False
             self.last = -1           # what the ring last got may be stale: report the next as is
         return ix
-
-    def _word(self, j, now):
-        """One word, at half-word ``j``: 1 when it put a snapshot, 0 when not, -1 when the
-        ring is full."""
-        h = self.halves
-        hi = h[j + 1]
-        if hi & _TAG:
-            return self._levels_word(hi, h[j])
-        if self.pending and len(self.ring) >= self.ring.mask:
-            return -1
-        stamp = self.stamper.place(hi << 16 | h[j], now)
-        if not self.pending:
-            self.marks += 1
-            return 0
-        self.pending = False
-        if self.levels == self.last:
-            self.noise += 1
-            return 0
-        self.last = self.levels
-        self.ring.put(stamp, self.levels)
-        return 1
-
-    def _levels_word(self, hi, lo):
-        if self.pending:
-            self.unpaired += 1
-            self._lose(1)
-        self.pending = True
-        lv = ((~hi & 0xFFFF) << 16 | (~lo & 0xFFFF)) & self.width_mask
-        self.levels = (lv << self.in_base) & self.mask
-        return 0
 
     def _lose(self, n):
         # Lost edges are reported like ring overflows: the app already turns the ring's

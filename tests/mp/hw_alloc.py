@@ -106,9 +106,9 @@ class Port:
         self.at += 1
         return 1
 
-    def write(self, buf):
-        self.sent += 1
-        return 1
+    def write(self, buf, off, n):     # MicroPython's stream write with an offset and a length
+        self.sent += n
+        return n
 
 
 def always():
@@ -131,7 +131,8 @@ def idle_pass():
 
 locked("idle pass (lines)", idle_pass)
 line = '{"ev":"press","t":123456,"p":2,"b":"THROW","rank":1}'
-measured("line queued", lambda: tx.write_line(line))
+encoded = bytearray(line.encode())     # as events.encode hands it over: the queue keeps this very buffer
+measured("line queued", lambda: tx.write_line(encoded))
 tx.pass_begin()
 locked("line sent", tx.flush)
 rx = Receiver(Port(b"set tie_us=800\nset tie_us=900\n"), always)

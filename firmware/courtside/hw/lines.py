@@ -1,11 +1,17 @@
-"""USB serial lines that never wait: commands in, event lines out, a byte at a time.
+"""USB serial lines: commands in, event lines out, without holding up the game.
 
-MicroPython's USB serial write waits (up to 500 ms on the rp2 port) until its buffer has
-room for what it is given, while a writable poll only promises one free byte. So
-``Sender`` queues whole lines in a preallocated ring and writes them one byte per
-writable poll: a write the poll allowed can never wait. A line that does not fit the queue
-is dropped whole and counted in ``unsent``; bytes written per pass are capped, so a long
-burst of lines (a Deathball round) goes out over several passes.
+``Sender`` queues whole lines (the encoder's own buffers, not copies) in a ring of
+slots and writes them in chunks of up to ``chunk`` bytes, each after a writable poll,
+straight from the line (``write(buf, off, n)``: no copy, no new object). MicroPython's
+USB serial write on the rp2 port takes what its 256-byte buffer has room for and waits
+for the rest (up to 500 ms while the laptop does not read), and a writable poll only
+promises one free byte; so a chunk can wait, for as long as the laptop takes to read one
+USB packet (a millisecond) while it reads. A chunk that comes back short means the laptop
+stopped reading: then the sender writes one byte per writable poll, which can never wait,
+for ``careful_ms`` before it tries chunks again. A line that does not fit the queue is
+dropped whole and counted in ``unsent``. The hardware layer takes no command line while
+the queue lacks room for its answers, so a burst of commands waits in the laptop's
+buffer, not in a full queue.
 
 ``Receiver`` reads bytes, at most ``per_pass`` each call: control characters are dropped
 (a stray Ctrl-B from a laptop tool is not part of the next command), bytes outside ASCII
@@ -19,10 +25,12 @@ layer, so the unix port and CPython run them on pipes and fakes.
     tx = Sender(sys.stdout.buffer, writable)
     line = rx.read_line()        # a str, or None
     tx.write_line(events.line("pong", t, fields))   # queued; False (counted) if it does not fit
-    tx.pass_begin(); tx.flush()  # once a pass: sends what the byte budget allows
+    tx.pass_begin(); tx.flush()  # once a pass (and while the loop waits): what the budget allows
 """
 
 from micropython import const
+
+from courtside.clock import diff
 
 _NL = const(10)
 _CR = const(13)
@@ -85,47 +93,56 @@ class Receiver:
 
 
 class Sender:
-    def __init__(self, stream, ready, size=2048, per_pass=192):
-        if size < 2 or size & (size - 1):
-            raise ValueError("queue size must be a power of two")
-        self._stream = stream
+    """Event lines queued as they are (the encoder's fresh ``bytearray``, its newline
+    appended in place) in a ring of ``slots``, at most ``limit`` bytes in all, and written
+    straight from them: nothing is copied on the way out."""
+
+    def __init__(self, stream, ready, slots=128, limit=8192, per_pass=4096, chunk=64,
+                 ticks_ms=None, careful_ms=1000):
+        if slots < 2 or slots & (slots - 1):
+            raise ValueError("slots must be a power of two")
+        self._write_part = _part_writer(stream)
         self._ready = ready
-        self._q = bytearray(size)
-        self._qmask = size - 1
-        self._head = 0           # next byte to send
-        self._tail = 0           # next free byte
-        self._one = bytearray(1)
+        self._lines = [None] * slots
+        self._smask = slots - 1
+        self._head = 0           # the line being sent
+        self._tail = 0           # the next free slot
+        self._off = 0            # bytes of the head line already sent
+        self._bytes = 0          # bytes queued, the head line's unsent part included
+        self._limit = limit
         self._per_pass = per_pass
         self._budget = per_pass
+        self._chunk = chunk
+        self._ticks = ticks_ms
+        self._careful_ms = careful_ms
+        self._careful_since = None   # ticks_ms of the last short write, while careful
         self.unsent = 0          # lines dropped because the queue was full
+        self.short = 0           # chunks the port took only part of (the laptop stopped reading)
 
     def queued(self):
-        return (self._tail - self._head) & self._qmask
+        return self._bytes
+
+    def room(self):
+        """Bytes a new line (with its newline) may take now."""
+        if (self._tail + 1) & self._smask == self._head:
+            return 0
+        return self._limit - self._bytes
 
     def write_line(self, text):
-        data = text.encode() if isinstance(text, str) else text
-        if len(data) + 1 > self._qmask - self.queued():
+        if isinstance(text, bytearray):
+            data = text
+        else:
+            data = bytearray(text.encode() if isinstance(text, str) else text)
+        if len(data) + 1 > self.room():
             if self.unsent < 0x3FFFFFFF:
                 self.unsent += 1
             return False
-        self._queue(data)
+        data.append(_NL)
+        self._lines[self._tail] = data
+        self._tail = (self._tail + 1) & self._smask
+        self._bytes += len(data)
         self.flush()
         return True
-
-    def _queue(self, data):
-        """Copy ``data`` and a newline into the queue (apart from ``write_line``, and a
-        while rather than a for, so that no frame passes 11 words and goes on the heap)."""
-        q = self._q
-        m = self._qmask
-        t = self._tail
-        i = 0
-        n = len(data)
-        while i < n:
-            q[t] = data[i]
-            t = (t + 1) & m
-            i += 1
-        q[t] = _NL
-        self._tail = (t + 1) & m
 
     def pass_begin(self):
         """A new pass of the loop: a fresh byte budget."""
@@ -134,16 +151,68 @@ class Sender:
     def flush(self):
         """Send queued bytes while the port takes them and the budget lasts; returns how many."""
         sent = 0
-        one = self._one
-        q = self._q
-        m = self._qmask
-        h = self._head
-        while self._budget > 0 and h != self._tail and self._ready():
-            one[0] = q[h]
-            if not self._stream.write(one):
-                break
-            h = (h + 1) & m
-            self._budget -= 1
-            sent += 1
-        self._head = h
+        short = self.short
+        while self._budget > 0 and self._head != self._tail and self._ready():
+            n = self._write(self._lines[self._head])
+            sent += n
+            if n <= 0 or self.short != short:
+                break                # the port took less than it was given: it is full
         return sent
+
+    def _write(self, line):
+        """One write from the head line: the rest of it, within the budget and the chunk
+        (one byte while careful); the line leaves the queue once it is all sent."""
+        off = self._off
+        n = len(line) - off
+        if n > self._budget:  # noqa: PLR1730 - min() is a call, and calls are what cost on a board
+            n = self._budget
+        if n > self._chunk:  # noqa: PLR1730
+            n = self._chunk
+        if self._careful_since is not None:
+            if self._ticks is None or diff(self._ticks(), self._careful_since) < self._careful_ms:
+                n = 1
+            else:
+                self._careful_since = None
+        k = self._write_part(line, off, n) or 0
+        if k < n and self._ticks is not None:
+            self.short += 1
+            self._careful_since = self._ticks()
+        self._budget -= k
+        self._bytes -= k
+        off += k
+        if off < len(line):
+            self._off = off
+            return k
+        self._off = 0
+        self._lines[self._head] = None
+        self._head = (self._head + 1) & self._smask
+        return k
+
+    def mid_line(self):
+        """True when the laptop has the start of a line whose rest is still queued."""
+        return self._off > 0
+
+    def finish(self, ms):
+        """Send everything queued, waiting for the port up to ``ms`` in all (when the
+        firmware stops: an ``error`` line must start on a line of its own)."""
+        self._budget = self._limit
+        waited = 0
+        while self._head != self._tail and waited < ms:
+            if not self.flush():
+                waited += 1
+                _sleep_ms(1)
+        return self._head == self._tail
+
+
+def _part_writer(stream):
+    """``write(buf, off, n)``: MicroPython's streams take an offset and a length, so no
+    slice is made; elsewhere (CPython, the tests' fakes) a memoryview slice stands in."""
+    import sys
+    if sys.implementation.name == "micropython":
+        return stream.write
+    return lambda buf, off, n: stream.write(memoryview(buf)[off:off + n])
+
+
+def _sleep_ms(ms):
+    import time
+    time.sleep_ms(ms) if hasattr(time, "sleep_ms") else time.sleep(ms / 1000)
