@@ -172,19 +172,17 @@ class Core:
         return last if diff(last, now) > 0 else now
 
     def _snapshots(self, ring):
-        """Feed the snapshots ``_pass_time`` counted through the debouncer, in order."""
+        """Feed the snapshots ``_pass_time`` counted through the debouncer, in order (one
+        function, not one a snapshot: each call nests deeper on the board's C stack)."""
         n = self._take
-        while n:
-            n -= 1
-            self._snapshot(ring)
-
-    def _snapshot(self, ring):
         snap = self._snap
         out = self._out
-        ring.get(snap)
-        self.debouncer.feed(snap[0], snap[1], out)
-        if out:
-            self._edges(out)
+        while n:
+            n -= 1
+            ring.get(snap)
+            self.debouncer.feed(snap[0], snap[1], out)
+            if out:
+                self._edges(out)
 
     def _overflow(self, dropped):
         self._emit("overflow", dropped=dropped, new=dropped - self.dropped)
@@ -363,13 +361,24 @@ class Core:
     def _check_box(self, box, stamp):
         """Three or more buttons of one box closed at once is a cable being plugged or a
         short, not a play: report it and ignore the box until all its buttons are open.
-        Judged at each instant an edge happened, from that instant's count."""
+        Judged at each instant an edge happened, from that instant's count, when at least
+        two of its contacts are closed at that instant too (``_touching``)."""
         if self.faulty[box]:
             if not self._closed[box]:
                 self.faulty[box] = 0
                 self.ctx.emit_fields("fault", {"kind": "cleared", "p": box + 1})
-        elif self._closed[box] >= 3:
+        elif self._closed[box] >= 3 and self._touching(box) >= 2:
             self._fault(box, stamp)
+
+    def _touching(self, box):
+        """How many of the box's contacts are closed at this very instant (the raw levels,
+        not the debounced state). Debouncing keeps a press down for ``debounce_ms`` however
+        short the touch, so quick presses on one box in turn (a storm of taps) can add up to
+        three debounced buttons at once while no two were ever touching together; a cable
+        being plugged or a short closes several contacts at the same instant."""
+        raw = self.debouncer.raw
+        i = 4 * box
+        return raw[i] + raw[i + 1] + raw[i + 2] + raw[i + 3]
 
     def _fault(self, box, stamp):
         ctx = self.ctx

@@ -58,32 +58,29 @@ def _write(effect, hw):
     hw.write_line(encode(effect[1], effect[2], effect[3]))
 
 
-def one_pass(core, hw, lines, budget_us=0):
+def one_pass(core, hw, lines):
     """Gather the laptop's lines, step the core, apply its effects; returns the ms the core
     may sleep. ``lines`` is a list the caller keeps, so a pass allocates none. At most
     ``LINES_PER_PASS`` lines are taken: the rest wait where they are (a board's USB
     buffer, which holds the laptop back when full), so a flood is answered line by line
-    over many short passes, and one pass's effects stay bounded. With ``budget_us``, event
-    lines are written until that long after the pass began, the rest in the next passes
-    (``apply``)."""
+    over many short passes, and one pass's effects stay bounded. A board with a
+    ``budget_us`` writes event lines until that long after the pass began, the rest in
+    the next passes (``apply``)."""
     _gather(hw, lines)
     now = hw.ticks_us()
-    wait_ms = _step(core, hw, now, lines)
+    wait_ms = core.step(now, hw.ring, lines, hw.unsent)
     if lines:
         if len(lines) >= LINES_PER_PASS:
             wait_ms = 0       # more may be waiting: the next pass at once
         lines.clear()
-    if _effects(core, hw, now, budget_us):
+    if _effects(core, hw, now):
         wait_ms = 0           # event lines left for the next pass
     hw.service(now)
     return wait_ms
 
 
-def _step(core, hw, now, lines):
-    return core.step(now, hw.ring, lines, hw.unsent)
-
-
-def _effects(core, hw, now, budget_us):
+def _effects(core, hw, now):
+    budget_us = getattr(hw, "budget_us", 0)      # a board's; a virtual board's passes take no time
     return apply(core.effects, hw, add(now, budget_us) if budget_us else None)
 
 
@@ -106,17 +103,17 @@ async def run(core, hw):
 IDLE_JUMP_MS = 60000   # virtual time passed at once while nothing is due (< 2**29 us)
 
 
-def run_until(core, hw, idle_ms=0, budget_us=0):
+def run_until(core, hw, idle_ms=0):
     """The loop without an event loop: ``hw.advance(ms)`` waits up to ``ms`` (a board for
     real, until an input comes; a virtual board by moving its clock) and says whether to go
     on. A board runs this: no event loop, no task, nothing scheduled on top of the loop, so
     the deepest call of a pass is the loop's own (docs/firmware.md, "The C stack"). With
     ``idle_ms``, while the core has nothing due the wait is that long: a virtual board jumps
-    straight to its next input. ``budget_us``: see ``one_pass``."""
+    straight to its next input."""
     lines = []
     wait_ms = 0
     while hw.advance(wait_ms):
-        wait_ms = one_pass(core, hw, lines, budget_us)
+        wait_ms = one_pass(core, hw, lines)
         if idle_ms and core.idle:
             wait_ms = idle_ms
 

@@ -35,7 +35,6 @@ def main(pins_path=PINMAP, settings_path=SETTINGS):
 
 
 RESTART = "restart"
-EVENTS_US = 10000   # a board's pass writes event lines for up to 10 ms, the rest in the next
 
 
 def _start(pins_path, settings_path):
@@ -96,7 +95,7 @@ def _run(hw, pins, settings, settings_path, rng_source):
     failed = None
     try:
         if ON_BOARD:
-            driver.run_until(core, hw, budget_us=EVENTS_US)
+            driver.run_until(core, hw)
         else:
             _live(core, hw)
     except KeyboardInterrupt:
