@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 RUNTIME := $(VENV)/.web-runtime
 
-.PHONY: setup system sim test test-fast lint typecheck bench clean
+.PHONY: setup system sim test test-fast lint typecheck bench chip clean
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -70,6 +70,13 @@ lint: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python bench/run_all.py
+
+# The chip tier (docs/firmware.md, "The chip tier"): deploy to an emulated RP2040 and
+# measure there, both captures. RIG is the emulator's folder (rp2emu.mjs and its image);
+# CHIP_ARGS adds options (--quick, --firmware DIR, --json FILE).
+chip: $(STAMP)
+	@test -n "$(RIG)" || { echo "make chip RIG=path/to/the/emulator (docs/firmware.md#the-chip-tier)"; exit 2; }
+	$(BIN)/python bench/chip/run.py --rig $(RIG) $(CHIP_ARGS)
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .hypothesis
