@@ -115,9 +115,45 @@ def script(phases, names):
     return "\n".join(json.dumps(x) for x in out) + "\n"
 
 
-def scenarios(seed, presses, storm_presses):
+def from_script(path, reset, tap_us=80_000):
+    """A simulator script (tests/scripts) as phases: each command starts a phase, after
+    ``reset`` (a command that brings the board back to where a script starts)."""
+    items = []
+    with open(path) as f:
+        for line in f:
+            if line.strip() and not line.lstrip().startswith("#"):
+                items.append(json.loads(line))
+    items.sort(key=lambda x: x["t"])
+    phases = [Phase(reset, settle_ms=600)]
+    base = 0
+    for it in items:
+        if "cmd" in it:
+            phases.append(Phase(it["cmd"], settle_ms=300))
+            base = it["t"]
+            continue
+        if it["p"] == 0:
+            button = MAIN
+        else:
+            k = NAMES.index(it["b"]) if it["b"] in NAMES else ARROWS.index(it["b"])
+            button = 4 * (it["p"] - 1) + k
+        at = it["t"] - base
+        edge = it.get("e", "tap")
+        ph = phases[-1]
+        if edge == "tap":
+            ph.tap(button, at, tap_us)
+        else:
+            ph.edges.append((button, edge == "down", at))
+            ph.presses += edge == "down"
+    phases[-1].settle_ms = 4000
+    return phases
+
+
+def scenarios(seed, presses, storm_presses, scripts=None):
     rng = random.Random(seed)
     out = {}
+    if scripts:
+        out["dodgeball round"] = from_script(scripts + "/dodgeball_round.jsonl", "mode dodgeball")
+        out["referee game"] = from_script(scripts + "/deathball_game.jsonl", "mode dodgeball")
     out.update(dodgeball(rng, presses, storm_presses))
     out.update(referee(rng, presses, storm_presses))
     return out
