@@ -244,10 +244,17 @@ def test_commands_position_move_state_and_errors():
 
 def script(seed, settings=None):
     """A whole four-player game, each input once the board has shown the last: its events."""
-    app, ref = new_referee(seed=seed, settings=settings)
+    app, _ = new_referee(seed=seed, settings=settings)
+    play_to_the_end(app)
+    return app.events
+
+
+def play_to_the_end(app, after_move=None):
+    """ROLL, set-up and moves on ``app`` (a rig in the referee) to the game's end, each
+    input once the board has shown the last; ``after_move(app)`` after each move."""
+    g = app.stage.game
     app.main()
     app.settle()
-    g = ref.game
     while g.phase == engine.SETUP:
         app.press(g.turn, UP)
     pick = 0
@@ -255,9 +262,10 @@ def script(seed, settings=None):
         legal = g.legal_moves(g.turn)
         a, b = legal[pick % len(legal)]
         round_of_moves(app, [(g.turn, a, b)])
+        if after_move is not None:
+            after_move(app)
         app.settle()
         pick += 7
-    return app.events
 
 
 def test_the_same_script_and_seed_give_the_same_stream():

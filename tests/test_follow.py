@@ -216,19 +216,32 @@ def test_the_follower_says_what_the_core_holds_in_the_worked_scripts(path):
 
 
 def test_a_set_up_turn_and_ready_in_the_worked_game():
+    """Fed as a face feeds it (``courtside_follow.pace``, the lines arriving at their own
+    times), the follower says what the matrix holds the board for, then whose turn it is."""
+    from courtside_follow.pace import Paced
     rig = scripted(ROOT / "tests" / "scripts" / "deathball_game.jsonl", 1)
     f = fo.Follower()
+    paced = Paced(f)
     said = []
+    now = 0
     for line in rig.lines:
-        f.feed(read(line)[0])
-        said.append((json.loads(line)["ev"], f.waiting))
+        record = read(line)[0]
+        now = max(now, record["t"])
+        paced.put(record, now)
+        shown = paced.next(now)
+        while shown is not None:
+            said.append((shown["ev"], f.waiting))
+            shown = paced.next(now)
     at = [i for i, (kind, _) in enumerate(said) if kind == "order"][0]
-    # the set-up turn comes with the order, while the rolls are still on the matrix...
-    assert said[at + 1] == ("turn", fo.BUSY_ROLLS)
+    # the rolls are on the matrix: the board holds presses (hold, before the order is shown)...
+    assert said[at - 1] == ("hold", fo.BUSY_ROLLS)
     ready = next(i for i in range(at, len(said)) if said[i][0] == "ready")
-    assert said[ready][1] == "P%d to set up" % json.loads(rig.lines[at])["order"][0]
-    # ... and the turn that comes with a run is taken once the run has been shown
+    assert said[ready][1] == "P%d to set up" % [json.loads(x) for x in rig.lines
+                                                if '"order"' in x][0]["order"][0]
+    # ... and the turn that comes after a run is taken once the run has been shown
     run = next(i for i in range(ready, len(said)) if said[i][0] == "ball")
+    assert "hold" in [kind for kind, _ in said[ready:run]]
+    assert all(w == fo.BUSY_RUN for kind, w in said[run:run + 3])
     turn = next(i for i in range(run, len(said)) if said[i][0] == "turn")
     assert said[turn][1] == fo.BUSY_RUN
     after = next(i for i in range(turn, len(said)) if said[i][0] == "ready")

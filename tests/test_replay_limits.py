@@ -259,7 +259,7 @@ def test_a_press_twelve_days_into_a_session_takes_few_passes(monkeypatch):
     game = replaylogs.play([{"t": 0, "cmd": "mode referee"}, {"t": 10, "cmd": "join 1"},
                             {"t": 20, "cmd": "join 2"}, {"t": 30, "cmd": "start"},
                             {"t": 100_000, "p": 0, "b": "MAIN"}])         # initiative rolled: set-up
-    assert [e["ev"] for e in game[-3:]] == ["order", "turn", "ready"]   # P? to set up, once shown
+    assert [e["ev"] for e in game[-4:]] == ["order", "turn", "hold", "ready"]   # P? to set up, once shown
     passes.clear()
     report = rp.rejudge(game + late)       # the referee waits twelve days for the first move
     assert report.identical and len(passes) < 10_000

@@ -10,16 +10,20 @@ from courtside_host.views import render, webview
 
 HOST = ROOT / "host"
 
-# Every line through the view, and the view's state after it, one JSON text per line.
+# Every line through the view, arriving at its own time on the page's clock, what the view
+# shows by then and its state after it, one JSON text per line; then what is left.
 DRIVER = """
-import sys
+import json, sys
 from courtside_host.views.webview import View
 view = View()
 view.name(1, "Ann")
+now = 0
 with open(sys.argv[-1]) as f:
     for line in f:
-        print(view.feed(line.rstrip("\\n")))
+        now = max(now, json.loads(line)["t"] // 1000)
+        print(view.feed(line.rstrip("\\n"), now))
         print(view.state())
+print(view.due())
 print(view.cells(bytes(range(192))))
 """
 
@@ -41,7 +45,9 @@ def test_the_view_says_the_same_on_micropython_and_cpython(micropython, tmp_path
         stream = simulate(sys.executable, ROOT / "tests" / "scripts" / (script + ".jsonl")).stdout
         on_cpython = views(sys.executable, stream, tmp_path)
         assert views(micropython, stream, tmp_path) == on_cpython
-        assert len(on_cpython) == 2 * stream.count("\n") + 1
+        assert len(on_cpython) == 2 * stream.count("\n") + 2
+        shown = [said for item in on_cpython[0:-2:2] for said in item] + on_cpython[-2]
+        assert len(shown) == stream.count("\n")             # each event once, in the end
 
 
 HELLO = ('{"ev":"hello","t":0,"boxes":4,"can_save":false,"capture":"sim","fw":"0.1.0","mode":"%s",'
@@ -53,11 +59,11 @@ def test_a_verdict_reads_as_ranks_with_lag_and_early():
     view = webview.View()
     view.name(2, "Bo")
     view.feed(HELLO % "dodgeball")
-    said = json.loads(view.feed('{"ev":"verdict","t":5,"c":3,"tie_us":1000,"order":['
-                                '{"n":1,"p":1,"b":"THROW","rank":1,"tie":true,"lag":0,"early":false},'
-                                '{"n":2,"p":2,"b":"CATCH","rank":1,"tie":true,"lag":400,"early":false},'
-                                '{"n":3,"p":3,"b":"DODGE","rank":3,"lag":250000,"tie":false,'
-                                '"early":"no throw open"}]}'))
+    (said,) = json.loads(view.feed('{"ev":"verdict","t":5,"c":3,"tie_us":1000,"order":['
+                                   '{"n":1,"p":1,"b":"THROW","rank":1,"tie":true,"lag":0,"early":false},'
+                                   '{"n":2,"p":2,"b":"CATCH","rank":1,"tie":true,"lag":400,"early":false},'
+                                   '{"n":3,"p":3,"b":"DODGE","rank":3,"lag":250000,"tie":false,'
+                                   '"early":"no throw open"}]}'))
     assert said["ev"] == "verdict" and said["sentence"] == render.sentence(view.last, view.names)
     order = json.loads(view.state())["verdict"]["order"]
     assert [(o["rank_word"], o["tie"], o["who"]) for o in order] == [
@@ -91,19 +97,36 @@ def test_the_status_and_the_winner_follow_the_board(tmp_path):
                       + '{"t": 51000000, "p": 0, "b": "MAIN"}\n')
     view = webview.View()
     view.name(2, "Bo")
-    seen = []
+    seen = []      # (kind, the view's state once the matrix shows it and what came with it)
+    now = 0
+    said = []
+
+    def shown():
+        state = json.loads(view.state())
+        seen.extend((item["ev"], state) for item in said)
+        del said[:]
+
     for line in simulate(sys.executable, script).stdout.splitlines():
-        said = json.loads(view.feed(line))
-        seen.append((said["ev"], json.loads(view.state())))
+        t = json.loads(line)["t"] // 1000       # each line arrives at its time (the lines of
+        if t > now:                             # one pass at once, the page drawing after them)
+            shown()
+        while now + 20 < t:                     # the page's timer asking meanwhile
+            now += 20
+            said.extend(json.loads(view.due(now)))
+            shown()
+        now = max(now, t)
+        said.extend(json.loads(view.feed(line, now)))
+    shown()
     setups = [s for kind, s in seen if kind == "setup"]
     assert [s["status"].split(".")[0] for s in setups] == [
-        "wait: Bo (yellow) to set up", "wait: Player 3 (cyan) to set up", "wait: the balls are moving"]
+        "wait: Bo (yellow) to set up", "wait: Player 3 (cyan) to set up", "wait: Player 1 (red) to move"]
     assert [s["turn"] for s in setups[:2]] == [2, 3]
     runs = [s for kind, s in seen if kind in ("bounce", "ball")]
     assert runs and all(s["status"].startswith("wait: the balls are moving.") for s in runs)
-    assert all(s["turn"] is None and s["board"]["turn"] is None and s["busy"] for s in runs)
+    bad = [s for s in runs if not (s["turn"] is None and s["board"]["turn"] is None and s["busy"])]
+    assert not bad, [(s["turn"], s["board"]["turn"], s["busy"]) for s in bad]
     won = [i for i, (kind, s) in enumerate(seen) if s["winner"]]
-    assert seen[won[0]][0] == "ready"                  # once the matrix has shown the end
+    assert seen[won[0]][0] == "winner"                 # once the matrix has shown the end
     assert seen[won[0] - 1][1]["status"].startswith("wait: the balls are moving.")
     assert seen[won[0]][1]["winner"] == "Player 3 (cyan) wins the game!"
     new = next(i for i, (kind, _s) in enumerate(seen) if kind == "referee" and i > won[0])

@@ -53,6 +53,7 @@ initiative tied face
 order order
 setup p square
 turn p round phase
+hold why
 ready p
 skip p round
 move p arrows start end

@@ -194,6 +194,8 @@ def _clamp(ev, n):
     return "%s is moved in from %s to %s." % (what, ev.get("start"), ev.get("end"))
 
 
+_HOLDING = {"rolls": "the initiative rolls", "move": "the move", "run": "the deathballs' run"}
+
 _SENTENCES = {
     "hello": lambda e, n: "Courtside %s started in %s (stream %s, capture %s)." % (
         e.get("fw"), mode_name(e.get("mode")), e.get("stream"), e.get("capture")),
@@ -229,6 +231,7 @@ _SENTENCES = {
     "setup": lambda e, n: "%s sets up on %s." % (n.label(e.get("p")), e.get("square")),
     "turn": lambda e, n: ("%s to set up." % n.label(e.get("p")) if e.get("phase") == "setup" else
                           "Round %s: %s to move." % (e.get("round"), n.label(e.get("p")))),
+    "hold": lambda e, n: "The matrix shows %s; presses wait." % _HOLDING.get(e.get("why"), e.get("why")),
     "ready": lambda e, n: "The board takes %s's presses again." % n.label(e.get("p"))
     if e.get("p") is not None else "The board has shown it all.",
     "skip": lambda e, n: "%s has no legal move and skips." % n.label(e.get("p")),

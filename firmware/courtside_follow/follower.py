@@ -23,13 +23,16 @@ board is a ``courtside.deathball.track.Shown`` (its players 0 to 3, as the firmw
 
 What the board waits for, after an event, is the board's own state after the pass that
 wrote it: a set-up ``turn`` comes with ``order``, a ``turn`` with the deathballs' run,
-while the matrix still shows the rolls or the run; ``ready`` says when the board takes
-that player's presses (docs/deathball.md#events).
+while the matrix still shows the rolls or the run; ``hold`` says when the board starts
+holding presses back and why, ``ready`` when it takes that player's presses again
+(docs/deathball.md#events). A stream before 5 has no ``hold``: there the events the
+matrix takes time to show stand for it (``_HELD``).
 """
 
 from courtside import events
 from courtside import settings as config
 from courtside.deathball.track import Shown
+from courtside.lobby import MIN_PLAYERS
 
 from courtside_follow import schema
 
@@ -37,10 +40,12 @@ from courtside_follow import schema
 BUSY_ROLLS = "the rolls are shown"
 BUSY_RUN = "the balls are moving"
 BUSY_MOVE = "the move is shown"
-MIN_PLAYERS = 2      # a lobby starts with two players or more (courtside.lobby)
+# What the matrix holds the board for, by the ``hold`` event's ``why``.
+BUSY_OF = {"rolls": BUSY_ROLLS, "run": BUSY_RUN, "move": BUSY_MOVE}
+HOLD_STREAM = 5      # the first stream version that says ``hold``
 
-# The events the referee's matrix takes time to show, holding presses back until ``ready``
-# (courtside.deathball.modes: RefereeMode._next).
+# A stream before 5: the events the referee's matrix takes time to show, holding presses
+# back until ``ready``.
 _HELD = {"bounce": BUSY_RUN, "ball": BUSY_RUN, "death": BUSY_MOVE, "shrink": BUSY_MOVE}
 
 
@@ -91,10 +96,10 @@ class Follower:
 
     def _referee_waiting(self):
         phase = self.phase
-        if phase == "initiative":
-            return "ROLL for initiative"
         if self.busy is not None:
             return self.busy           # presses refused (ROLL shows the end at once)
+        if phase == "initiative":
+            return "ROLL for initiative"
         if phase == "over":
             return "ROLL for a new game"
         if self.turn is None:
@@ -130,8 +135,12 @@ class Follower:
             handle(self, ev)
         if self.board is not None:
             self.board.apply(kind, ev)
-            if kind in _HELD and self.busy != BUSY_RUN:
+            if kind in _HELD and self.busy != BUSY_RUN and not self.says_hold():
                 self.busy = _HELD[kind]
+
+    def says_hold(self):
+        """True when the stream says when the board holds presses (``hold``, version 5)."""
+        return type(self.stream) is not int or self.stream >= HOLD_STREAM
 
     def _hello(self, ev):
         self.stream = ev.get("stream")
@@ -207,8 +216,11 @@ class Follower:
         self.board = Shown()
 
     def _roll(self, ev):
-        if ev["purpose"] == "initiative":
+        if ev["purpose"] == "initiative" and not self.says_hold():
             self.busy = BUSY_ROLLS
+
+    def _hold(self, ev):
+        self.busy = BUSY_OF.get(ev["why"], ev["why"])
 
     def _order(self, ev):
         self.phase = "setup"
@@ -255,6 +267,6 @@ _HANDLERS = {
     "tie": Follower._tie,
     "referee": Follower._referee, "roll": Follower._roll, "order": Follower._order,
     "setup": Follower._setup, "turn": Follower._turn, "move": Follower._moved,
-    "skip": Follower._moved, "ready": Follower._ready, "winner": Follower._winner,
+    "skip": Follower._moved, "hold": Follower._hold, "ready": Follower._ready, "winner": Follower._winner,
     "position": Follower._position,
 }

@@ -55,6 +55,7 @@ from courtside.events import STREAM
 from courtside.fair import Fair, seeded
 from courtside.pins import ARROWS, BUTTONS, Pins
 from courtside_follow import schema
+from courtside_follow.follower import HOLD_STREAM
 from courtside_follow.schema import INPUTS as _INPUTS
 from courtside_follow.schema import (
     MAX_BOXES,
@@ -477,6 +478,7 @@ class _Run:
         self.drawn = {}                 # (c, rank) -> the draw read from the last verdict
         self.saves = deque()            # the board's answers to the saves that reached its flash
         self.unlogged = ()              # settings the replay writes that the log's board had not
+        self.no_hold = False            # a log before stream 5: the replay's ``hold`` set aside
         set_line = "set " + " ".join("%s=%s" % kv for kv in sorted(overrides.items()))
         self.set_line = set_line if overrides else None
 
@@ -546,7 +548,7 @@ class _Run:
         if kind == "release":
             self._release((t, ev["p"], ev["b"]), 1)
         elif kind not in _NOT_STREAM_KINDS or not _board_only(ev):
-            self.waiting.append((t, _comparable(ev)))
+            self.waiting.append((t, _comparable(ev, (), self.no_hold)))
             self._match()
 
     def _draws_of(self, verdict):
@@ -627,8 +629,10 @@ class _Run:
         kind = ev["ev"]
         if kind == "release":
             self._release((ev["t"], ev["p"], ev["b"]), -1)
+        elif kind == "hold" and self.no_hold:
+            pass                        # the log's board did not say it
         elif kind not in _NOT_STREAM_KINDS or not _board_only(ev):
-            self.coming.append((ev["t"], _comparable(ev, self.unlogged)))
+            self.coming.append((ev["t"], _comparable(ev, self.unlogged, self.no_hold)))
             self._match()
 
     def _stopped(self):
@@ -648,7 +652,7 @@ class _Run:
         if ev["ev"] == "release":
             return (ev["t"], ev["p"], ev["b"]) not in self.releases
         waiting = self.waiting
-        return not waiting or waiting[0][1] != _comparable(ev, self.unlogged)
+        return not waiting or waiting[0][1] != _comparable(ev, self.unlogged, self.no_hold)
 
     def _beyond(self, ev):
         """An event the replay writes after the log stops: the session's log is read to its
@@ -735,6 +739,8 @@ class _Run:
         self.pins = pins_for(hello.get("boxes", MAX_BOXES))
         logged = hello.get("settings") if isinstance(hello.get("settings"), dict) else {}
         self.unlogged = tuple(name for name in config.ADDED if name not in logged)
+        stream = hello.get("stream")
+        self.no_hold = type(stream) is int and stream < HOLD_STREAM
         self._judged(0, hello)
         if self.start is not None:      # bring the core to the game start, unseen
             start = self.start
@@ -1042,9 +1048,11 @@ def _button_of(ev, pins):
     return 4 * (p - 1) + k
 
 
-def _comparable(ev, unlogged=()):
+def _comparable(ev, unlogged=(), before_hold=False):
     """``ev`` as compared: without its time, and (``unlogged``, the replay's side) without
-    the settings added since the log's board was made, which it ran at their defaults."""
+    the settings added since the log's board was made, which it ran at their defaults;
+    ``before_hold``: a log before stream 5, whose refusals named what they waited for in
+    other words."""
     kind = ev.get("ev")
     if kind in NOT_COMPARED or kind == "release":
         return None
@@ -1052,6 +1060,9 @@ def _comparable(ev, unlogged=()):
     del out["t"]
     if kind in ("hello", "pong"):
         out.pop("capture", None)
+        out.pop("stream", None)         # the log's version, not something the core decides
+    elif before_hold and kind == "refuse" and str(out.get("reason")).startswith("wait for "):
+        out["reason"] = "wait for ..."  # words that changed in stream 5, as one refusal
     if unlogged and kind == "settings":
         for name in unlogged:
             out.pop(name, None)

@@ -2,12 +2,15 @@
 
 The page hands every event line it receives (from the core running in the page, from a
 board over Web Serial, or from ``courtside web --port`` over a WebSocket) to ``View.feed``
-and draws what ``View.state`` says, so a browser shows the same sentences, colours, ranks,
-board and status line as the terminal simulator, the monitor and replay. It runs on MicroPython
-(WebAssembly in the page) and on CPython (the tests compare both).
+with the page's clock, asks ``View.due`` on its timer for what the matrix shows by then
+(``courtside_follow.pace``: a run step by step, the die's face after its tumble), and draws
+what ``View.state`` says, so a browser shows the same sentences, colours, ranks, board and
+status line as the terminal simulator, the monitor and replay, when the matrix shows them.
+It runs on MicroPython (WebAssembly in the page) and on CPython (the tests compare both).
 
     view = View()
-    view.feed('{"ev":"join","t":0,"p":1}')   # -> '{"sentence": "Player 1 (red) joins ..."}'
+    view.feed('{"ev":"join","t":0,"p":1}', 1234.5)   # -> '[{"sentence": "Player 1 (red) joins ..."}]'
+    view.due(1300.0)                         # JSON: what the matrix shows by then, as feed
     view.state()                             # JSON: status, verdict, board, ...
     view.cells([0] * 192)                    # JSON: 64 cells, [[r, g, b], dim] or null
     view.matrix()                            # JSON: the frame the stream says the matrix shows
@@ -18,14 +21,17 @@ import json
 from courtside import display
 from courtside.deathball import view as board_view
 from courtside_follow import face as words
+from courtside_follow import schema
 from courtside_follow.follower import Follower
+from courtside_follow.pace import Paced
 
 
 class View:
     def __init__(self):
         self.names = words.Names()
         self.follow = Follower()
-        self.last = None      # the last event record
+        self.paced = Paced(self.follow)
+        self.last = None      # the last event record shown
         self.roll = None      # the last die roll or bounce, for a large display
 
     def name(self, p, text):
@@ -36,21 +42,30 @@ class View:
         else:
             self.names.given.pop(p, None)
 
-    def feed(self, line):
-        """One line; JSON ``{"ev": kind, "sentence": text or null}``, or "" for a line that
-        is not an event (REPL noise, a damaged line). The follower takes the events the
-        schema finds nothing wrong with."""
-        got = self.follow.feed_line(line)
+    def feed(self, line, now_ms=None):
+        """One line, arrived at ``now_ms`` on the page's clock (None: shown at once); the
+        records the matrix shows by then, as ``due``, or "" for a line that is not an event
+        (REPL noise, a line cut short). The follower takes the events the schema finds
+        nothing wrong with."""
+        got = schema.record(line)
         if got is None:
             return ""
-        ev = got[0]
-        self.last = ev
-        if ev["ev"] in ("roll", "bounce"):
-            self.roll = ev
-        elif ev["ev"] in ("mode", "hello", "referee", "lobby"):
-            self.roll = None
-        return json.dumps({"ev": ev["ev"], "t": ev["t"], "clock": words.clock(ev["t"]),
-                           "sentence": words.sentence(ev, self.names)})
+        self.paced.put(got, None if now_ms is None else int(now_ms * 1000))
+        return self.due(now_ms)
+
+    def due(self, now_ms=None):
+        """What the matrix shows by ``now_ms``, as JSON: a list of ``{"ev", "t", "clock",
+        "sentence"}`` (the sentence null for an event not worth one)."""
+        out = []
+        for ev in self.paced.due(None if now_ms is None else int(now_ms * 1000)):
+            self.last = ev
+            if ev["ev"] in ("roll", "bounce"):
+                self.roll = ev
+            elif ev["ev"] in ("mode", "hello", "referee", "lobby"):
+                self.roll = None
+            out.append({"ev": ev["ev"], "t": ev["t"], "clock": words.clock(ev["t"]),
+                        "sentence": words.sentence(ev, self.names)})
+        return json.dumps(out)
 
     def state(self):
         """What a screen shows now, as JSON: what the follower knows, in the face's words."""

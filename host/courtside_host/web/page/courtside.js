@@ -213,13 +213,24 @@ function stopLink() {
 
 // -- what the renderer says ------------------------------------------------------------
 
+// Each line is handed to the view with the page's clock; the view holds back what the
+// matrix has not shown yet (a run step by step, the die's face after its tumble), and the
+// pacer below lets it out on the matrix's schedule.
 function receive(line) {
-  const said = view.feed(line);
+  const said = view.feed(line, performance.now());
   if (!said) return;                     // not an event: REPL noise, a damaged line
   api.lines.push(line);
-  const ev = JSON.parse(said);
-  if (ev.sentence) story(ev);
+  shown(JSON.parse(said));
 }
+
+function shown(said) {
+  for (const ev of said) if (ev.sentence) story(ev);
+  return said.length > 0;
+}
+
+setInterval(() => {
+  if (view && shown(JSON.parse(view.due(performance.now())))) refresh();
+}, 40);
 
 function story(ev) {
   const li = document.createElement("li");
