@@ -36,7 +36,7 @@ _PAUSE_MS = {"death": modes.DEATH_MS, "shrink": modes.SHRINK_MS}
 class Paced:
     def __init__(self, follower):
         self.follow = follower
-        self.held = []          # [shown at (board us), 0 for a hold else 1, order of arrival, record]
+        self.held = []          # [shown at (board us), order of arrival, record]
         self.arrived = 0
         self.offset = None      # the face's clock minus the board's (the least seen)
         self.mode = None        # the board's mode, as the records put so far say
@@ -49,7 +49,7 @@ class Paced:
         kind = record["ev"]
         t = record["t"]
         if type(t) is not int:     # not an event the follower takes: let it go at once
-            self.held.append([-1, 1, self.arrived, record])
+            self.held.append([-1, self.arrived, record])
             self.arrived += 1
             return
         if kind == "hello":
@@ -68,8 +68,7 @@ class Paced:
             at = t + die.times(False, self.pace)[0] * 1000    # the face, after its tumble
         else:
             at = t
-        # a hold goes before what the matrix shows at its moment: it holds from then
-        self.held.append([at, 0 if kind == "hold" else 1, self.arrived, record])
+        self.held.append([at, self.arrived, record])
         self.arrived += 1
 
     def due(self, now=None):
@@ -91,8 +90,8 @@ class Paced:
             if now is not None and self.offset is not None and first[0] > now - self.offset:
                 return None
             held.remove(first)
-            if self.follow.take(first[3]) is None:
-                return first[3]
+            if self.follow.take(first[2]) is None:
+                return first[2]
         return None
 
     def waiting(self):
