@@ -17,7 +17,7 @@ import pytest
 from conftest import FIRMWARE, ROOT, random_script, simulate
 from corerig import INPUT_KINDS, T0, Rig
 from courtside import clock, events
-from courtside.deathball import engine
+from courtside.deathball import engine, rules
 from courtside.deathball.modes import RefereeMode
 from courtside.dodgeball import DodgeBall
 from courtside.effects import EVENT, SAVE
@@ -91,7 +91,8 @@ def expected(core):
     elif g.phase == engine.OVER:
         waiting = "ROLL for a new game"
     else:
-        waiting = "P%d to %s" % (turn, "set up" if g.phase == engine.SETUP else "move")
+        doing = "move" if stage.pending is None else "move: %s entered" % rules.ARROW_NAMES[stage.pending]
+        waiting = "P%d to %s" % (turn, "set up" if g.phase == engine.SETUP else doing)
     return g.phase, [b + 1 for b in g.players], turn, waiting, None, board
 
 

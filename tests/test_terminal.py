@@ -411,10 +411,10 @@ def test_page_up_scrolls_the_log_back_through_the_game():
 def test_the_game_is_kept_in_a_log_for_replay(tmp_path):
     from courtside_host.records import eventlog, replay
     args = argparse.Namespace(pins=str(ROOT / "hardware" / "pinmap.json"), set=[], mode="referee",
-                              busy_ms=0, log=str(tmp_path / "game.jsonl"))
-    term = terminal.Terminal(args, None, seeded(2))
+                              busy_ms=0)
+    term = terminal.Terminal(args, None, seeded(2), eventlog.Writer(tmp_path / "game.jsonl", "simulator"))
     for line in _worked_game_lines():
         term.event(line)
     term.saver.close()
-    events = list(eventlog.iterate(args.log))[1:]
+    events = list(eventlog.iterate(tmp_path / "game.jsonl"))[1:]
     assert len(events) == len(_worked_game_lines()) and replay.rejudge(events).identical

@@ -138,3 +138,27 @@ def test_the_status_and_the_winner_follow_the_board(tmp_path):
     assert last["status_board"] == "wait: ROLL for initiative. Press ROLL; then each player sets up in turn."
     assert not [s for _, s in seen if "Space" in s["status_board"] or "arrow keys" in s["status_board"]]
     assert seen[-1][1]["stage"] == "game" and not seen[-1][1]["board"]["squares"].get("f4")
+
+
+def test_a_half_entered_move_is_said_and_shown():
+    """The first arrow of a move (``pending``, stream 5): the status says it and how to take
+    it back, the board marks the square it reaches, the matrix rebuilt for a page watching
+    a board draws it dim, as the board's own matrix does."""
+    view = webview.View()
+    view.feed(HELLO.replace('"stream":4', '"stream":5') % "referee")
+    view.feed('{"ev":"referee","t":1,"players":[1,2]}')
+    view.feed('{"ev":"position","t":1,"phase":"play","text":"1@c3 2@f3 *b7n *g7s t1"}')
+    view.feed('{"ev":"turn","t":1,"p":1,"phase":"play","round":1}')
+    before = view.matrix()
+    said = json.loads(view.feed('{"ev":"pending","t":2,"p":1,"arrows":["up"]}'))
+    assert said[0]["sentence"].startswith("Player 1 (red) enters up")
+    state = json.loads(view.state())
+    assert state["status"].startswith("wait: Player 1 (red) to move: up entered. One more arrow moves; "
+                                      "DOWN takes UP back.")
+    assert state["board"]["pending"] == "c4"
+    after, before = json.loads(view.matrix()), json.loads(before)
+    lit = [i for i in range(64) if after[3 * i:3 * i + 3] != before[3 * i:3 * i + 3]]
+    assert lit == [(8 - 4) * 8 + 2]                      # c4 (row 8 on top), and nothing else
+    view.feed('{"ev":"undo","t":3,"p":1,"arrows":["up"]}')
+    state = json.loads(view.state())
+    assert state["board"]["pending"] is None and state["status"].startswith("wait: Player 1 (red) to move.")

@@ -58,6 +58,7 @@ ready p
 skip p round
 move p arrows start end
 push p by start end
+pending p arrows
 undo p arrows
 refuse p reason arrows
 bounce ball square template face forced incoming heading

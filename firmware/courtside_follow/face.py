@@ -18,8 +18,11 @@ the MicroPython unix port and the page's WebAssembly.
 import json
 
 from courtside.deathball import notation
+from courtside.deathball.rules import ARROW_NAMES, ARROWS, OPPOSITE
 from courtside.deathball.view import BALL_COLOURS
 from courtside.display import COLOURS
+
+from courtside_follow.follower import BUSY_RUN
 
 FACE: dict = {
     # players 1..4: the colour every view names them by (the box LED has the same colour);
@@ -239,6 +242,8 @@ _SENTENCES = {
         n.label(e.get("p")), " ".join(e.get("arrows") or ()), e.get("start"), e.get("end") or "death"),
     "push": lambda e, n: "%s pushes %s from %s to %s." % (
         n.label(e.get("by")), n.label(e.get("p")), e.get("start"), e.get("end")),
+    "pending": lambda e, n: "%s enters %s: one more arrow moves (the opposite takes it back)." % (
+        n.label(e.get("p")), " ".join(e.get("arrows") or ())),
     "undo": lambda e, n: "%s takes back %s." % (n.label(e.get("p")), " ".join(e.get("arrows") or ())),
     "refuse": lambda e, n: "%s: refused, %s." % (n.label(e.get("p")), e.get("reason")),
     "bounce": lambda e, n: "Ball %s bounces on %s: rolled %s, now heading %s." % (
@@ -439,6 +444,18 @@ def stage(f):
     return "game" if f.phase is not None else ""
 
 
+def pending_square(f):
+    """The square (0-63, a1 = 0) the first arrow of the move being entered reaches, as the
+    matrix shows it dim, or None."""
+    p = mover(f)
+    if p is None or f.pending not in ARROW_NAMES or f.board is None or p - 1 not in f.board.where:
+        return None
+    dx, dy = ARROWS[ARROW_NAMES.index(f.pending)]
+    sq = f.board.where[p - 1]
+    col, row = (sq & 7) + dx, (sq >> 3) + dy
+    return row * 8 + col if 0 <= col < 8 and 0 <= row < 8 else None
+
+
 def mover(f):
     """The player whose presses the board takes now (set-up or move), or None."""
     return f.turn if f.busy is None and f.phase in ("setup", "play") else None
@@ -446,11 +463,10 @@ def mover(f):
 
 def waiting(f, names=None):
     """``f.waiting`` with the player it waits for by name: "Ann (red) to move"."""
-    said = f.waiting
     p = mover(f)
-    if p is not None and said.startswith("P%d to " % p):
-        return (names or Names()).label(p) + said[len("P%d" % p):]
-    return said
+    if p is None:
+        return f.waiting
+    return "%s to %s" % ((names or Names()).label(p), f.doing())
 
 
 def winner_sentence(f, names=None):
@@ -481,7 +497,7 @@ def advice(f, names=None, keys=True):
         return "Play: press the button of the card you slap down; first wins."
     if phase == "initiative":
         return "Press ROLL%s; then each player sets up in turn." % (" (Space)" if keys else "")
-    if f.busy == "the balls are moving" or (f.busy is None and f.turn is None and phase == "play"):
+    if f.busy == BUSY_RUN or (f.busy is None and f.turn is None and phase == "play"):
         return "ROLL%s skips to the end of the run." % (" (Space)" if keys else "")
     if f.busy is not None:
         return _BUSY_ADVICE
@@ -490,8 +506,16 @@ def advice(f, names=None, keys=True):
     if phase == "setup":
         return "LEFT/RIGHT pick a square, UP/DOWN places."
     if phase == "play":
-        return "Two arrows (the arrow keys work for this box)." if keys else "Two arrows on the box."
+        return _arrows(f, keys)
     return ""
+
+
+def _arrows(f, keys):
+    """What the player to move does: two arrows, or with the first in, one more."""
+    if f.pending in ARROW_NAMES:
+        back = ARROW_NAMES[OPPOSITE[ARROW_NAMES.index(f.pending)]]
+        return "One more arrow moves; %s takes %s back." % (back.upper(), f.pending.upper())
+    return "Two arrows (the arrow keys work for this box)." if keys else "Two arrows on the box."
 
 
 def status(f, names=None, keys=True):

@@ -15,6 +15,8 @@ board is a ``courtside.deathball.track.Shown`` (its players 0 to 3, as the firmw
     f.turn       # Deathball: the player to set up or to move, else None
     f.waiting    # what the board waits for: "players to join", "P3 to move", ...
     f.busy       # Deathball: what the matrix shows while presses are refused, or None
+    f.pending    # Deathball: the first arrow of the move being entered ("up"), or None
+    f.roll       # the last die roll or bounce record (the die's face), or None
     f.contest    # Dodge Ball: the open contest, {"c": n, "presses": [press records]}
     f.verdict    # the last verdict record, its tie records in "ties"
     f.winner, f.over, f.together   # Deathball: the game's end (winner None: nobody)
@@ -60,6 +62,7 @@ class Follower:
         self.mode = None
         self.t = None            # the time of the last event
         self.events = 0          # events fed
+        self.command = None      # the first word of the last command line, as a list
         self._enter(None)
 
     def _enter(self, mode):
@@ -74,7 +77,7 @@ class Follower:
         """Nothing of a game known: no turn, contest, verdict, winner, board or refusal
         (``refused``: the last ``refuse`` or ``refused`` record)."""
         self.turn = self.busy = self.contest = self.verdict = None
-        self.winner = self.board = self.refused = None
+        self.winner = self.board = self.refused = self.pending = self.roll = None
         self.over = False
         self.together = []
 
@@ -104,7 +107,14 @@ class Follower:
             return "ROLL for a new game"
         if self.turn is None:
             return BUSY_RUN            # the round is over: the run is being worked out
-        return "P%d to %s" % (self.turn, "set up" if phase == "setup" else "move")
+        return "P%d to %s" % (self.turn, self.doing())
+
+    def doing(self):
+        """What the player whose turn it is does: "set up", "move", or with a move's first
+        arrow in, "move: up entered" ."""
+        if self.phase == "setup":
+            return "set up"
+        return "move" if self.pending is None else "move: %s entered" % self.pending
 
     # -- feeding --------------------------------------------------------------------------
 
@@ -216,6 +226,7 @@ class Follower:
         self.board = Shown()
 
     def _roll(self, ev):
+        self.roll = ev
         if ev["purpose"] == "initiative" and not self.says_hold():
             self.busy = BUSY_ROLLS
 
@@ -233,10 +244,20 @@ class Follower:
 
     def _turn(self, ev):
         self.turn = ev["p"]
+        self.pending = None
         self.phase = ev.get("phase", "play")
 
+    def _bounce(self, ev):
+        self.roll = ev
+
+    def _pending(self, ev):
+        self.pending = ev["arrows"][0] if ev["arrows"] else None
+
+    def _undo(self, ev):
+        self.pending = None
+
     def _moved(self, ev):
-        self.turn = None                 # until the next turn, or the run
+        self.turn = self.pending = None  # until the next turn, or the run
 
     def _ready(self, ev):
         self.busy = None
@@ -248,8 +269,13 @@ class Follower:
         self.together = list(ev["together"])
         self.turn = None
 
+    def _cmd(self, ev):
+        self.command = ev["line"].split()[:1]
+
     def _position(self, ev):
         self.phase = ev["phase"]
+        if self.command == ["position"]:
+            self.pending = None          # a position set (``state`` only says where it stands)
         try:
             self.board = Shown.from_position(ev["text"])
         except (ValueError, IndexError, KeyError):
@@ -267,6 +293,7 @@ _HANDLERS = {
     "tie": Follower._tie,
     "referee": Follower._referee, "roll": Follower._roll, "order": Follower._order,
     "setup": Follower._setup, "turn": Follower._turn, "move": Follower._moved,
-    "skip": Follower._moved, "hold": Follower._hold, "ready": Follower._ready, "winner": Follower._winner,
-    "position": Follower._position,
+    "skip": Follower._moved, "hold": Follower._hold, "pending": Follower._pending,
+    "undo": Follower._undo, "bounce": Follower._bounce, "ready": Follower._ready, "winner": Follower._winner,
+    "position": Follower._position, "cmd": Follower._cmd,
 }

@@ -148,6 +148,7 @@ class RefereeMode(Stage):
                 return self._refuse(ctx, player, "no legal move starts that way",
                                     [rules.ARROW_NAMES[button]])
             self.pending = button
+            ctx.emit("pending", p=player + 1, arrows=[rules.ARROW_NAMES[button]])
         elif button == rules.OPPOSITE[first]:
             self.pending = None
             ctx.emit("undo", p=player + 1, arrows=[rules.ARROW_NAMES[first]])

@@ -43,7 +43,16 @@ def run(args):
               file=sys.stderr)
         return 2
     from courtside_host.views.terminal import Terminal
-    return Terminal(args).main()
+    saver = None
+    if args.log:
+        from courtside_host.records import eventlog
+        try:
+            saver = eventlog.Writer(args.log, "simulator")
+        except OSError as e:
+            print("courtside sim: cannot keep the log in %s: %s" % (args.log, e.strerror or e),
+                  file=sys.stderr)
+            return 2
+    return Terminal(args, saver=saver).main()
 
 
 def _sentences(args):

@@ -108,9 +108,10 @@ def _now_us():
 class Terminal:
     """The simulated board's view and keyboard."""
 
-    def __init__(self, args, names=None, source=os.urandom):
+    def __init__(self, args, names=None, source=os.urandom, saver=None):
         """``source`` gives the random bytes (dice, tie draws): the OS's, unless a test
-        needs one game's draws."""
+        needs one game's draws; ``saver`` keeps every event line (``line``, ``close``,
+        ``path``: a ``courtside_host.records.eventlog.Writer``), or None."""
         from courtside_sim.live import LiveBoard
         self.source = source
         self.pins = pinmap.load(args.pins)
@@ -125,10 +126,7 @@ class Terminal:
         self.log = []           # event lines as received
         self.story = []         # sentences, newest last
         self.back = 0           # log lines scrolled back (PgUp)
-        self.saver = None       # the stream kept in a file (--log)
-        if getattr(args, "log", None):
-            from courtside_host.records import eventlog
-            self.saver = eventlog.Writer(args.log, "simulator")
+        self.saver = saver      # the stream kept in a file (courtside sim --log)
         self.leds = [False] * self.pins.boxes
         self.pixels = bytes(192)
         self.note = ""
@@ -391,7 +389,7 @@ class Terminal:
         n = self.names
         where = render.figures(board)
         mover = render.mover(f)
-        mark = "  ◀ to set up" if f.phase == "setup" else "  ◀ to move"
+        mark = "  ◀ to " + f.doing()
         out = []
         dead = {q + 1 for q in board.dead}
         for p in sorted(set(f.players) | set(where)):

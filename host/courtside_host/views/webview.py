@@ -32,7 +32,6 @@ class View:
         self.follow = Follower()
         self.paced = Paced(self.follow)
         self.last = None      # the last event record shown
-        self.roll = None      # the last die roll or bounce, for a large display
 
     def name(self, p, text):
         """Call player ``p`` by ``text`` on screen ("" gives the number back)."""
@@ -59,10 +58,6 @@ class View:
         out = []
         for ev in self.paced.due(None if now_ms is None else int(now_ms * 1000)):
             self.last = ev
-            if ev["ev"] in ("roll", "bounce"):
-                self.roll = ev
-            elif ev["ev"] in ("mode", "hello", "referee", "lobby"):
-                self.roll = None
             out.append({"ev": ev["ev"], "t": ev["t"], "clock": words.clock(ev["t"]),
                         "sentence": words.sentence(ev, self.names)})
         return json.dumps(out)
@@ -86,8 +81,8 @@ class View:
                               "sentence": words.sentence(v, n)}
         if f.board is not None:
             out["board"] = self._board()
-        if self.roll is not None:
-            r = self.roll
+        if f.roll is not None:
+            r = f.roll
             out["roll"] = {"face": r.get("face"), "sentence": words.sentence(r, n)}
         return json.dumps(out)
 
@@ -113,8 +108,9 @@ class View:
             squares[square]["heading"] = heading
             squares[square]["rgb"] = words.FACE["balls"][i - 1]["rgb"]   # as the matrix draws it
         inside = [sq for sq in _SQUARES if words.inside(b, sq)]
+        pending = words.pending_square(self.follow)
         return {"squares": squares, "inside": inside, "turn": words.mover(self.follow),
-                "rows": words.rows(b)}
+                "rows": words.rows(b), "pending": None if pending is None else _SQUARES[pending]}
 
     def cells(self, frame):
         """The matrix as a screen shows it, as JSON: each pixel's colour (``words.cells``;
@@ -144,11 +140,12 @@ class View:
         if f.mode == "referee" and f.board is not None:
             frame = bytearray(192)
             mover = words.mover(f)
-            board_view.board(frame, f.board, turn=mover - 1 if mover else None, blink=True)
+            board_view.board(frame, f.board, turn=mover - 1 if mover else None, blink=True,
+                             pending=words.pending_square(f))
             return frame
-        if f.mode == "die" and self.roll is not None and self.roll.get("face"):
+        if f.mode == "die" and f.roll is not None and f.roll.get("face"):
             frame = bytearray(192)
-            board_view.face(frame, self.roll["face"], board_view.BALL_COLOURS[0])
+            board_view.face(frame, f.roll["face"], board_view.BALL_COLOURS[0])
             return frame
         return None
 

@@ -341,8 +341,9 @@ function drawBoard(board) {
       // outside the ring: the band the red ring (the first death) or the green one took
       const band = Math.min(i, row - 1, 7 - i, 8 - row);
       const where = inside.has(name) ? " in" : band === 0 ? " ring1" : " ring2";
-      const sq = el("div", "sq" + where + ((i + row) % 2 ? "" : " dark"));
-      sq.dataset.square = name;
+      const sq = el("div", "sq" + where + ((i + row) % 2 ? "" : " dark")
+                       + (name === board.pending ? " pending" : ""));
+      sq.dataset.square = name;           // pending: where a half-entered move's first arrow reaches
       const what = board.squares[name];
       if (what && what.p) {
         const fig = el("div", "fig" + (what.p === board.turn ? " turn" : ""), String(what.p));
