@@ -260,7 +260,32 @@ function refresh() {
   $("winner").textContent = state.winner || "";
   drawBoard(state.board);
   drawBoxLabels();
+  fit();
 }
+
+// The TV layout: what the table shows (the verdict's rows, the board, the die's face)
+// shrinks together, in steps of --fit, until no text runs out of its box and, where the
+// table stands beside the matrix (a laptop's screen, a TV's), none of it runs below the
+// window's bottom edge. A narrow window (a phone) stacks the table over the matrix and
+// scrolls down instead.
+function fit() {
+  const table = $("table");
+  let scale = 1;
+  table.style.setProperty("--fit", scale);
+  if (!document.body.classList.contains("tv")) return;
+  const beside = innerWidth > 70 * 16;
+  while (scale > 0.3 && ((beside && table.getBoundingClientRect().bottom > innerHeight) || cut(table))) {
+    scale -= 0.05;
+    table.style.setProperty("--fit", scale.toFixed(2));
+  }
+}
+
+// Whether any text inside `root` is wider than its box (cut, or ended with an ellipsis).
+function cut(root) {
+  return [...root.querySelectorAll("*")].some((e) => e.checkVisibility()
+    && e.scrollWidth > e.clientWidth + 1 && getComputedStyle(e).display !== "inline");
+}
+addEventListener("resize", fit);
 
 // Redraw only what changed: a pass that changed nothing on the table draws nothing.
 const drawn = {};
@@ -277,6 +302,7 @@ function tv(on) {
   document.body.classList.toggle("tv", on);
   $("tv").setAttribute("aria-pressed", String(on));
   if (api.frame) drawMatrix(api.frame);     // the canvas changed size
+  fit();
 }
 
 function drawRoll(roll) {
