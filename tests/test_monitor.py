@@ -43,8 +43,9 @@ def test_monitor_shows_and_logs_a_live_game(pico, tmp_path):
     # its game start to the same stream, through the same core (the console's refusal is
     # the virtual board's, not the core's: not compared)
     report = rp.rejudge(events)
-    assert report.identical and len(report.contests) == 1 and report.contests[0].same
-    assert "middle of a session" in report.sessions[0].notes[0]
+    assert report.identical, (report.sessions[0].difference, report.sessions[0].notes)
+    assert len(report.contests) == 1 and report.contests[0].same
+    assert "replayed from its first game start" in report.sessions[0].notes[0]
 
 
 def test_monitor_fails_clearly_without_a_board(tmp_path):

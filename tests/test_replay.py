@@ -347,3 +347,49 @@ def test_a_version_4_log_still_replays_identical(name):
     assert today[0]["stream"] == 5
     assert rp.rejudge(today).identical
     assert not rp.rejudge([e for e in today if e["ev"] != "hold"]).identical
+
+
+def _replay_command(path):
+    run = subprocess.run([sys.executable, "-m", "courtside_host.cli", "replay", str(path)],
+                         capture_output=True, text=True, timeout=120, check=False)
+    return run.returncode, run.stdout, run.stderr
+
+
+@pytest.mark.parametrize("text, why", [
+    ("not a log\n", "none of its 1 lines is an event of the stream (line 1: 'not a log')"),
+    ('{"ev":"hello"\n', "none of its 1 lines is an event"),
+    ("", "it holds no event"),
+    ('{"ev":"hello","t":0,"fw":"0.1.0","stream":5,"mode":"dodgeball","capture":"sim","boxes":4,'
+     '"settings":{},"can_save":false}\n', "it holds the board's start (hello) and no event after it"),
+])
+def test_a_file_that_is_no_log_gets_one_clear_error_and_no_report(tmp_path, text, why):
+    path = tmp_path / "not-a-log.jsonl"
+    path.write_text(text)
+    code, out, err = _replay_command(path)
+    assert code == 2 and err.startswith("courtside replay: nothing to replay in ") and why in err
+    assert out == ""                       # no "0 sessions ... every verdict the same"
+
+
+def test_a_damaged_line_in_a_log_is_said_before_anything_is_blamed(tmp_path):
+    lines = _stream_lines("dodgeball_round")
+    lines[5] = "garbage"
+    path = tmp_path / "damaged.jsonl"
+    path.write_text("\n".join(lines) + "\n")
+    code, out, _ = _replay_command(path)
+    said = " ".join(out.split())
+    assert code == 1 and "1 lines of the log are not events and were left out (the first, line 6: 'garbage')" in said
+
+
+def test_a_log_picked_up_mid_session_says_so_once_and_replays_identical(tmp_path):
+    lines = _stream_lines("dodgeball_round")
+    first_join = next(i for i, line in enumerate(lines) if '"ev":"join"' in line)
+    path = tmp_path / "monitor.jsonl"
+    path.write_text("\n".join(lines[first_join + 2:]) + "\n")
+    code, out, _ = _replay_command(path)
+    said = " ".join(out.split())
+    assert code == 0 and said.count("middle of a session") == 1, said
+    assert "replayed from its first game start" in said and "identical to the log" in said
+
+
+def _stream_lines(name):
+    return simulate(sys.executable, ROOT / "tests" / "scripts" / (name + ".jsonl")).stdout.splitlines()

@@ -205,6 +205,7 @@ class Report:
         self.sessions = []        # every session (keep), or those with something to say
         self.session_count = 0
         self.event_count = 0      # events replayed
+        self.read_count = 0       # events read from the log after each session's hello
         self.loose_count = 0      # contests re-judged before the first game start
         self.loose_differing = 0
         self.failed_count = 0     # sessions that differ or could not be replayed
@@ -417,6 +418,7 @@ def _session(log, hello, overrides, report, on_contest, start=None):
     else:
         run.skip()
     report.event_count += session.events
+    report.read_count += session.read
     if session.problem is not None or session.difference is not None:
         report.failed_count += 1
     if report.keep or ((session.problem or session.difference or session.notes or session.unrecorded)
@@ -547,6 +549,8 @@ class _Run:
             return
         if kind == "release":
             self._release((t, ev["p"], ev["b"]), 1)
+        elif self._getting_there(ev):
+            pass
         elif kind not in _NOT_STREAM_KINDS or not _board_only(ev):
             self.waiting.append((t, _comparable(ev, (), self.no_hold)))
             self._match()
@@ -617,6 +621,8 @@ class _Run:
             if ev["ev"] != "start":
                 return
             self.seen = True
+        if self._getting_there(ev):
+            return
         if self.ended and ev["t"] >= self.read_t and self._past_the_log(ev):
             self._beyond(ev)
             return
@@ -634,6 +640,13 @@ class _Run:
         elif kind not in _NOT_STREAM_KINDS or not _board_only(ev):
             self.coming.append((ev["t"], _comparable(ev, self.unlogged, self.no_hold)))
             self._match()
+
+    def _getting_there(self, ev):
+        """An ``ok`` to a ``join`` or ``start`` at the game start a session is picked up
+        at: the replay sends those lines to get there, and the board may have had presses
+        instead; on neither side is it compared."""
+        return self.start is not None and ev["ev"] == "ok" and ev["t"] == self.start["t"] \
+            and ev.get("cmd") in ("join", "start")
 
     def _stopped(self):
         """The session's log is read to its end and every board event before its last
@@ -726,8 +739,7 @@ class _Run:
         if isinstance(hello.get("settings"), dict):
             settings.update(hello["settings"])
         elif self.start is not None:
-            session.notes.append("the log starts in the middle of a session and shows no settings "
-                                 "before its first game: the defaults are assumed")
+            pass                        # said with where it is picked up, below
         else:
             session.notes.append("stream %s logs no settings at start: the defaults are assumed"
                                  % _shown(hello.get("stream")))
@@ -738,14 +750,18 @@ class _Run:
             return self.skip()
         self.pins = pins_for(hello.get("boxes", MAX_BOXES))
         logged = hello.get("settings") if isinstance(hello.get("settings"), dict) else {}
-        self.unlogged = tuple(name for name in config.ADDED if name not in logged)
+        # settings the log's board did not have, as its hello says (a log picked up in the
+        # middle of a session has no hello to say it: none assumed missing)
+        self.unlogged = () if self.start is not None and not logged else \
+            tuple(name for name in config.ADDED if name not in logged)
         stream = hello.get("stream")
         self.no_hold = type(stream) is int and stream < HOLD_STREAM
         self._judged(0, hello)
         if self.start is not None:      # bring the core to the game start, unseen
             start = self.start
-            session.notes.append("the log starts in the middle of a session: replayed from its "
-                                 "first game start, at %.3f s" % (start["t"] / 1e6))
+            session.notes.append("replayed from its first game start, at %.3f s%s" % (
+                                     start["t"] / 1e6, "" if isinstance(hello.get("settings"), dict) else
+                                     ", with the default settings (the log shows none before it)"))
             for line in ["join %d" % p for p in start.get("players", ())] + ["start"]:
                 self._input(start["t"], "cmd", line, None)
             self._judged(1, hello)
