@@ -149,8 +149,8 @@ def _press(ev, n):
     who = n.label(ev.get("p"))
     when = "first" if not ev.get("lag") else "+" + ms(ev["lag"])
     text = "%s plays %s (contest %s, %s)." % (who, ev.get("b"), ev.get("c"), when)
-    if ev.get("early"):   # on arrival; the verdict says why (no throw open, or already answered)
-        text += " Early: no throw of another player is waiting for it."
+    if ev.get("early"):   # on arrival; the verdict settles it, in the same words
+        text += " Early: %s (the verdict settles it)." % early_words("no throw open")
     return text
 
 
