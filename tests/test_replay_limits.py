@@ -12,6 +12,7 @@ from collections import Counter
 import pytest
 import replaylogs
 from conftest import ROOT
+from courtside import driver
 from courtside_host import cli
 from courtside_host.link.port import event
 from courtside_host.records import replay as rp
@@ -251,7 +252,7 @@ def test_a_press_twelve_days_into_a_session_takes_few_passes(monkeypatch):
             if e["ev"] in ("cmd", "settings")]
     report = rp.rejudge(events + late)
     assert report.session_count == 1 and not report.damaged_count
-    assert len(passes) < 10 + 2 * rp.MAX_T // (rp.IDLE_JUMP_MS * 1000)     # a few thousand
+    assert len(passes) < 10 + 2 * rp.MAX_T // (driver.IDLE_JUMP_MS * 1000)     # a few thousand
     passes.clear()
     report = rp.rejudge(events + [dict(e, t=rp.MAX_T + 1) for e in late])
     assert report.damaged_count == 2 and "t is out of range" in report.damaged[0]

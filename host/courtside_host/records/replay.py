@@ -87,7 +87,6 @@ LOOSE_MAX = 20000        # events before the first session or game start that ar
 KEPT_MAX = 1000          # with keep False: differing contests, outcomes, sessions, notes kept
 DAMAGED_KEPT = 20        # messages about damaged records kept (all are counted)
 MEMORY_MB = 80           # the most a replay holds, whatever the log's length (bench/replay_speed.py)
-IDLE_JUMP_MS = 500_000   # virtual time passed at once while the core has nothing due (< 2**29 us)
 
 
 class RecordedDraws(Fair):
@@ -934,10 +933,9 @@ def _core_class():
 
 
 def _run(pins, script, settings, rng, mode, take, can_save=False):
-    """The core on the simulated board over ``script``'s inputs, in virtual time, as the
-    driver runs it (``driver.one_pass``), each event it writes handed to ``take`` as a
-    record; while the core has nothing due, time goes straight on to the next input (in
-    jumps short of the tick circle's half). A save gets the answer the log gives
+    """The core on the simulated board over ``script``'s inputs, in virtual time, by the
+    driver's own loop (``driver.run_virtual``, as the headless simulator runs it), each
+    event it writes handed to ``take`` as a record. A save gets the answer the log gives
     (``script.save_settings``)."""
     from courtside import driver
     from courtside_sim.board import SimBoard
@@ -946,13 +944,7 @@ def _run(pins, script, settings, rng, mode, take, can_save=False):
                          capture=board.capture.name, mode=mode, can_save=can_save)
     core.take = take
     core.saver = script.save_settings
-    lines = []
-    wait_ms = 0
-    one_pass = driver.one_pass
-    while board.advance(wait_ms):
-        wait_ms = one_pass(core, board, lines)
-        if core.idle:
-            wait_ms = IDLE_JUMP_MS
+    driver.run_virtual(core, board)
     return core
 
 
