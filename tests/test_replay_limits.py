@@ -237,7 +237,6 @@ def test_each_hostile_log_found_before_gives_its_message(case, worked, tmp_path)
 def test_a_press_twelve_days_into_a_session_takes_few_passes(monkeypatch):
     """Idle stretches are jumped in steps short of half the tick circle, and a time past
     ``MAX_T`` is refused, so no time in a log can make a replay run on."""
-    from courtside import driver
     passes = []
     real = driver.one_pass
 
