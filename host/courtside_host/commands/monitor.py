@@ -19,7 +19,7 @@ import serial
 from rich.console import Console
 
 from courtside_host import problem
-from courtside_host.link.port import BoardError, Lines, event, find_port, start_firmware
+from courtside_host.link.port import BoardError, Lines, event, find_port, open_stream, start_firmware
 from courtside_host.records import eventlog
 from courtside_host.views import monitor, render
 
@@ -123,8 +123,8 @@ def run(args):
         return problem.report("monitor", str(e), problem.UNUSABLE)
     try:
         port = find_port(args.port)
-        ser = serial.Serial(port, 115200, timeout=0.05, exclusive=True)
-    except (BoardError, serial.SerialException) as e:
+        ser = open_stream(port)
+    except BoardError as e:
         return problem.report("monitor", str(e))
     log = None
     if not args.no_log:

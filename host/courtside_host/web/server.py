@@ -266,12 +266,9 @@ class SerialLink:
         return True
 
     def _open(self):
-        import serial
-
-        from courtside_host.link.port import find_port
+        from courtside_host.link.port import find_port, open_stream
         device = find_port() if self.port == "auto" else self.port
-        ser = serial.serial_for_url(device, 115200, timeout=POLL, write_timeout=WRITE_TIMEOUT,
-                                    exclusive=True)
+        ser = open_stream(device, timeout=POLL, write_timeout=WRITE_TIMEOUT)
         self.device = device
         return ser
 
