@@ -17,8 +17,9 @@ byte for byte. Stream 4 (docs/events.md) added a ``turn`` for each set-up turn (
 all set aside; and ``help`` lists every command, the lobby's and the Deathball modes'
 included (``courtside.core.usages``), where v1 listed nine (``V1_HELP``). Settings added
 since (``courtside.settings.ADDED``: ``pace``) are set aside from ``settings`` lines.
-Stream 5 added ``hold`` and ``pending`` (set aside) and names what a refused press waits for by it: a
-refusal "wait for the move to be shown" is read as v1's "wait for the rolls" (V1_WAIT).
+Stream 5 added ``hold``, ``pending`` and ``cursor`` (set aside) and names what a refused
+press waits for by the hold: a refusal "wait for the move to be shown" is read as v1's
+"wait for the rolls" (V1_WAIT).
 """
 
 import json
@@ -31,7 +32,7 @@ from courtside import settings as config
 
 GOLDEN = ROOT / "tests" / "golden" / "v1"
 SCRIPTS = sorted(GOLDEN.glob("*.jsonl"))
-ADDED = ("cmd", "button", "release", "ready", "hold", "pending")
+ADDED = ("cmd", "button", "release", "ready", "hold", "pending", "cursor")
 # An ignored press carries its first edge since v2, not the pass that saw it.
 WHEN_CHANGED = ("ignored",)
 # Since v4 what time decides is stamped at the moment it was decided, not at the pass that

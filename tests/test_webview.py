@@ -162,3 +162,28 @@ def test_a_half_entered_move_is_said_and_shown():
     view.feed('{"ev":"undo","t":3,"p":1,"arrows":["up"]}')
     state = json.loads(view.state())
     assert state["board"]["pending"] is None and state["status"].startswith("wait: Player 1 (red) to move.")
+
+
+def test_a_watched_board_shows_the_set_up_cursor_as_the_board_does():
+    """``cursor`` (stream 5): the page watching a board draws the set-up squares and the
+    cursor on its rebuilt matrix, the very picture the board's matrix shows
+    (``view.setup``), and marks the square on its board."""
+    from courtside.deathball import view as board_view
+    from courtside.deathball.track import Shown
+    view = webview.View()
+    for line in (HELLO.replace('"stream":4', '"stream":5') % "referee",
+                 '{"ev":"referee","t":1,"players":[1,2]}',
+                 '{"ev":"order","t":2,"order":[2,1]}',
+                 '{"ev":"turn","t":2,"p":2,"phase":"setup","round":0}'):
+        view.feed(line)
+    first = json.loads(view.matrix())
+    assert json.loads(view.state())["board"]["cursor"] == "c1"
+    view.feed('{"ev":"cursor","t":3,"p":2,"square":"e1"}')
+    assert json.loads(view.state())["board"]["cursor"] == "e1"
+    want = bytearray(192)
+    shown = Shown()
+    board_view.setup(want, shown, [2, 3, 4, 5], 2, board_view.PLAYER_COLOURS[1])
+    assert json.loads(view.matrix()) == list(want) != first
+    view.feed('{"ev":"setup","t":4,"p":2,"square":"e1"}')
+    view.feed('{"ev":"turn","t":4,"p":1,"phase":"setup","round":0}')
+    assert json.loads(view.state())["board"]["cursor"] == "c1"        # the next turn: the first free

@@ -51,6 +51,7 @@ referee players
 roll purpose face forced | p
 initiative tied face
 order order
+cursor p square
 setup p square
 turn p round phase
 hold why

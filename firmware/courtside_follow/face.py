@@ -18,7 +18,7 @@ the MicroPython unix port and the page's WebAssembly.
 import json
 
 from courtside.deathball import notation
-from courtside.deathball.rules import ARROW_NAMES, ARROWS, OPPOSITE
+from courtside.deathball.rules import ARROW_NAMES, ARROWS, OPPOSITE, SETUP_SQUARES
 from courtside.deathball.view import BALL_COLOURS
 from courtside.display import COLOURS
 
@@ -242,6 +242,7 @@ _SENTENCES = {
         n.label(e.get("p")), " ".join(e.get("arrows") or ()), e.get("start"), e.get("end") or "death"),
     "push": lambda e, n: "%s pushes %s from %s to %s." % (
         n.label(e.get("by")), n.label(e.get("p")), e.get("start"), e.get("end")),
+    "cursor": lambda e, n: "%s's set-up cursor on %s." % (n.label(e.get("p")), e.get("square")),
     "pending": lambda e, n: "%s enters %s: one more arrow moves (the opposite takes it back)." % (
         n.label(e.get("p")), " ".join(e.get("arrows") or ())),
     "undo": lambda e, n: "%s takes back %s." % (n.label(e.get("p")), " ".join(e.get("arrows") or ())),
@@ -454,6 +455,19 @@ def pending_square(f):
     sq = f.board.where[p - 1]
     col, row = (sq & 7) + dx, (sq >> 3) + dy
     return row * 8 + col if 0 <= col < 8 and 0 <= row < 8 else None
+
+
+def setup_cursor(f):
+    """Set-up: (the free set-up squares, the index of the one the cursor is on) as the
+    matrix shows them, or None outside a set-up turn."""
+    if f.phase != "setup" or f.board is None or mover(f) is None:
+        return None
+    taken = set(f.board.where.values())
+    free = [sq for sq in SETUP_SQUARES if sq not in taken]
+    if not free:
+        return None
+    at = notation.square_of(f.cursor) if f.cursor else free[0]
+    return free, free.index(at) if at in free else 0
 
 
 def mover(f):

@@ -16,6 +16,7 @@ board is a ``courtside.deathball.track.Shown`` (its players 0 to 3, as the firmw
     f.waiting    # what the board waits for: "players to join", "P3 to move", ...
     f.busy       # Deathball: what the matrix shows while presses are refused, or None
     f.pending    # Deathball: the first arrow of the move being entered ("up"), or None
+    f.cursor     # Deathball set-up: the square the set-up cursor is on ("d1"), None: the first free
     f.roll       # the last die roll or bounce record (the die's face), or None
     f.contest    # Dodge Ball: the open contest, {"c": n, "presses": [press records]}
     f.verdict    # the last verdict record, its tie records in "ties"
@@ -77,7 +78,7 @@ class Follower:
         """Nothing of a game known: no turn, contest, verdict, winner, board or refusal
         (``refused``: the last ``refuse`` or ``refused`` record)."""
         self.turn = self.busy = self.contest = self.verdict = None
-        self.winner = self.board = self.refused = self.pending = self.roll = None
+        self.winner = self.board = self.refused = self.pending = self.roll = self.cursor = None
         self.over = False
         self.together = []
 
@@ -244,11 +245,14 @@ class Follower:
 
     def _turn(self, ev):
         self.turn = ev["p"]
-        self.pending = None
+        self.pending = self.cursor = None
         self.phase = ev.get("phase", "play")
 
     def _bounce(self, ev):
         self.roll = ev
+
+    def _cursor(self, ev):
+        self.cursor = ev["square"]
 
     def _pending(self, ev):
         self.pending = ev["arrows"][0] if ev["arrows"] else None
@@ -294,6 +298,7 @@ _HANDLERS = {
     "referee": Follower._referee, "roll": Follower._roll, "order": Follower._order,
     "setup": Follower._setup, "turn": Follower._turn, "move": Follower._moved,
     "skip": Follower._moved, "hold": Follower._hold, "pending": Follower._pending,
-    "undo": Follower._undo, "bounce": Follower._bounce, "ready": Follower._ready, "winner": Follower._winner,
+    "undo": Follower._undo, "bounce": Follower._bounce, "cursor": Follower._cursor,
+    "ready": Follower._ready, "winner": Follower._winner,
     "position": Follower._position, "cmd": Follower._cmd,
 }

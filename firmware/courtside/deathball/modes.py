@@ -132,6 +132,7 @@ class RefereeMode(Stage):
         free = self.game.free_setup_squares()
         if button in (2, 3):
             self.cursor = (self.cursor + (1 if button == 3 else -1)) % len(free)
+            ctx.emit("cursor", p=player + 1, square=notation.square_name(free[self.cursor]))
             ctx.tone("tick")
             self._draw(ctx)
             return
@@ -412,21 +413,9 @@ class RefereeMode(Stage):
 
     def _setup_board(self):
         """The free set-up squares dim in the colour of who sets up, the cursor bright."""
-        view.board(self.frame, self.shown)
         free = self.game.free_setup_squares()
-        at = self.cursor % len(free)
-        i = 0
-        while i < len(free):
-            self._setup_square(free[i], i == at)
-            i += 1
-
-    def _setup_square(self, sq, cursor):
-        colour = view.PLAYER_COLOURS[self.game.turn]
-        if not cursor:
-            colour = view.dim(colour, 4)
-        elif not self.blink_on:
-            colour = view.dim(colour, 2)
-        view.square(self.frame, sq, colour)
+        view.setup(self.frame, self.shown, free, self.cursor % len(free),
+                   view.PLAYER_COLOURS[self.game.turn], self.blink_on)
 
     def _pending_square(self):
         """The square the first arrow of a half-entered move reaches (None: none)."""

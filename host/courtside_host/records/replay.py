@@ -479,7 +479,7 @@ class _Run:
         self.drawn = {}                 # (c, rank) -> the draw read from the last verdict
         self.saves = deque()            # the board's answers to the saves that reached its flash
         self.unlogged = ()              # settings the replay writes that the log's board had not
-        self.no_hold = False            # a log before stream 5: the replay's ``hold``, ``pending`` set aside
+        self.no_hold = False            # a log before stream 5: the replay's hold, pending, cursor set aside
         set_line = "set " + " ".join("%s=%s" % kv for kv in sorted(overrides.items()))
         self.set_line = set_line if overrides else None
 
@@ -634,7 +634,7 @@ class _Run:
         kind = ev["ev"]
         if kind == "release":
             self._release((ev["t"], ev["p"], ev["b"]), -1)
-        elif kind in ("hold", "pending") and self.no_hold:
+        elif kind in ("hold", "pending", "cursor") and self.no_hold:
             pass                        # the log's board did not say it
         elif kind not in _NOT_STREAM_KINDS or not _board_only(ev):
             self.coming.append((ev["t"], _comparable(ev, self.unlogged, self.no_hold)))

@@ -109,8 +109,10 @@ class View:
             squares[square]["rgb"] = words.FACE["balls"][i - 1]["rgb"]   # as the matrix draws it
         inside = [sq for sq in _SQUARES if words.inside(b, sq)]
         pending = words.pending_square(self.follow)
+        cursor = words.setup_cursor(self.follow)
         return {"squares": squares, "inside": inside, "turn": words.mover(self.follow),
-                "rows": words.rows(b), "pending": None if pending is None else _SQUARES[pending]}
+                "rows": words.rows(b), "pending": None if pending is None else _SQUARES[pending],
+                "cursor": None if cursor is None else _SQUARES[cursor[0][cursor[1]]]}
 
     def cells(self, frame):
         """The matrix as a screen shows it, as JSON: each pixel's colour (``words.cells``;
@@ -140,6 +142,10 @@ class View:
         if f.mode == "referee" and f.board is not None:
             frame = bytearray(192)
             mover = words.mover(f)
+            cursor = words.setup_cursor(f)
+            if cursor is not None:          # set-up: the free squares and the cursor, as the board draws them
+                board_view.setup(frame, f.board, cursor[0], cursor[1], board_view.PLAYER_COLOURS[mover - 1])
+                return frame
             board_view.board(frame, f.board, turn=mover - 1 if mover else None, blink=True,
                              pending=words.pending_square(f))
             return frame

@@ -368,7 +368,7 @@ function drawBoard(board) {
       const band = Math.min(i, row - 1, 7 - i, 8 - row);
       const where = inside.has(name) ? " in" : band === 0 ? " ring1" : " ring2";
       const sq = el("div", "sq" + where + ((i + row) % 2 ? "" : " dark")
-                       + (name === board.pending ? " pending" : ""));
+                       + (name === board.pending || name === board.cursor ? " pending" : ""));
       sq.dataset.square = name;           // pending: where a half-entered move's first arrow reaches
       const what = board.squares[name];
       if (what && what.p) {
