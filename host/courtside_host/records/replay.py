@@ -55,7 +55,7 @@ from courtside.events import STREAM
 from courtside.fair import Fair, seeded
 from courtside.pins import ARROWS, BUTTONS, Pins
 from courtside_follow import schema
-from courtside_follow.follower import HOLD_STREAM
+from courtside_follow.follower import HOLD_STREAM, Follower
 from courtside_follow.schema import INPUTS as _INPUTS
 from courtside_follow.schema import (
     MAX_BOXES,
@@ -432,12 +432,16 @@ def _players_ok(start):
 
 
 class _Side:
-    """One side of the comparison (the board's or the replay's): its games, contests and
-    ends as they come, and the settings in force."""
+    """One side of the comparison (the board's or the replay's): its games as they come,
+    and the settings in force as the one follower of the stream reads them."""
 
     def __init__(self):
         self.game = 0
-        self.now = dict(config.DEFAULTS)
+        self.follow = Follower()
+
+    @property
+    def now(self):
+        return self.follow.settings
 
 
 class _Run:
@@ -684,10 +688,8 @@ class _Run:
     def _judged(self, side, ev):
         kind = ev["ev"]
         me = self.sides[side]
-        if kind == "hello" and isinstance(ev.get("settings"), dict):
-            me.now.update(ev["settings"])
-        elif kind == "settings":
-            me.now.update({k: v for k, v in ev.items() if k not in ("ev", "t")})
+        if kind in _SETTING:
+            me.follow.feed(ev)
         elif kind == "start":
             me.game += 1
             self.ends.setdefault(me.game, [ev.get("mode"), None, None])
@@ -948,14 +950,16 @@ def _run(pins, script, settings, rng, mode, take, can_save=False):
     return core
 
 
+_SETTING = ("hello", "settings")    # the events that say the settings in force
+
+
 def _settings_of(events):
-    settings = dict(config.DEFAULTS)
+    """The settings in force after ``events``, as the follower reads them."""
+    follow = Follower()
     for ev in events:
-        if ev.get("ev") == "hello" and isinstance(ev.get("settings"), dict):
-            settings.update(ev["settings"])
-        elif ev.get("ev") == "settings":
-            settings.update({k: v for k, v in ev.items() if k not in ("ev", "t")})
-    return settings
+        if ev.get("ev") in _SETTING:
+            follow.feed(ev)
+    return follow.settings
 
 
 def loose_contests(events, overrides=None, notes=None):
