@@ -31,8 +31,8 @@ STEP_MS = const(260)
 DEATH_MS = const(700)
 SHRINK_MS = const(900)
 HEADING_MS = const(1000)
-_CATCH_UP_STEPS = const(64)
-_TUNE_OF = {"turn": "turn", "winner": "win"}   # animation steps one input may catch up (a run has ~30)
+_CATCH_UP_STEPS = const(64)   # animation steps one input may catch up (a run has ~30)
+_TUNE_OF = {"turn": "turn", "winner": "win"}   # the tune an event plays when the matrix shows it
 # Why the matrix holds presses back (the ``hold`` event), by the event it is showing; and
 # what a press refused meanwhile is told. Once the run is shown a hold stays "run".
 HOLD_WHY = {"roll": "rolls", "bounce": "run", "ball": "run", "death": "move", "shrink": "move"}
