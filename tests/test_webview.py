@@ -1,4 +1,4 @@
-"""The web page's view (``courtside_host.views.webview``): the one renderer, run in the page by
+"""The web page's view (``courtside_follow.page``): the one renderer, run in the page by
 MicroPython, says the same as on CPython, and says what a table needs to see."""
 
 import json
@@ -6,7 +6,8 @@ import subprocess
 import sys
 
 from conftest import FIRMWARE, ROOT, simulate
-from courtside_host.views import render, webview
+from courtside_follow import page as webview
+from courtside_host.views import render
 
 HOST = ROOT / "host"
 
@@ -14,7 +15,7 @@ HOST = ROOT / "host"
 # shows by then and its state after it, one JSON text per line; then what is left.
 DRIVER = """
 import json, sys
-from courtside_host.views.webview import View
+from courtside_follow.page import View
 view = View()
 view.name(1, "Ann")
 now = 0
@@ -33,7 +34,7 @@ def views(exe, stream, tmp_path):
     path.write_text(stream)
     script = tmp_path / "drive.py"
     script.write_text(DRIVER)
-    env = {"PYTHONPATH": "%s:%s" % (FIRMWARE, HOST), "MICROPYPATH": "%s:%s:.frozen" % (FIRMWARE, HOST)}
+    env = {"PYTHONPATH": str(FIRMWARE), "MICROPYPATH": "%s:.frozen" % FIRMWARE}     # no laptop package
     run = subprocess.run([exe, str(script), str(path)], capture_output=True, text=True, timeout=120,
                          env=env, check=False)
     assert run.returncode == 0, run.stderr[-2000:]

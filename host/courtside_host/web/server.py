@@ -16,8 +16,8 @@ request head is read by h11 and the relay's WebSocket is spoken by the websocket
 
 The bundle holds every file the page's manifest (``page/manifest.py``, MicroPython's
 format, read by the reader deploy uses) names, as ``lib/NAME``: the firmware tree's
-``courtside``, ``courtside_sim`` and ``courtside_follow`` packages and the host's
-``views/render.py`` and ``views/webview.py``; and the pin map as
+``courtside``, ``courtside_sim`` and ``courtside_follow`` packages (the page's view is
+``courtside_follow.page``); and the pin map as
 ``hardware/pinmap.json`` (checked with the board's own rules, as deploy checks it); its
 ``version`` and ``stream`` are the tree's own
 (``courtside.VERSION`` and ``STREAM`` for the installed one). It is built once, when the

@@ -6,7 +6,7 @@
 //   WebSocket relay, and nothing runs here but the drawing.
 //
 // Either way every event line goes through the laptop's one renderer
-// (courtside_host/views/webview.py on courtside_follow, run in MicroPython here) and
+// (courtside_follow/page.py, beside the follower, run in MicroPython here) and
 // the page draws what it
 // says. Nothing is loaded from anywhere but the server that served the page.
 //
@@ -46,8 +46,8 @@ async function boot() {
   const bundle = await (await fetch("bundle.json")).json();
   for (const [path, text] of Object.entries(bundle.files)) write(path, text);
   web = mp.pyimport("courtside_sim.web");
-  view = mp.pyimport("courtside_host.views.webview").View();
-  face = JSON.parse(mp.pyimport("courtside_host.views.webview").face());
+  view = mp.pyimport("courtside_follow.page").View();
+  face = JSON.parse(mp.pyimport("courtside_follow.page").face());
   page = web.Page("/hardware/pinmap.json");
   api.loadedMs = performance.now();
   drawNames();

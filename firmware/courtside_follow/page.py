@@ -1,4 +1,4 @@
-"""The web page's view: the one follower and the face (``courtside_follow``) run inside the page.
+"""The web page's view: the one follower and the face of this package, run inside the page.
 
 The page hands every event line it receives (from the core running in the page, from a
 board over Web Serial, or from ``courtside web --port`` over a WebSocket) to ``View.feed``
@@ -20,6 +20,7 @@ import json
 
 from courtside import display
 from courtside.deathball import view as board_view
+
 from courtside_follow import face as words
 from courtside_follow import schema
 from courtside_follow.follower import Follower
