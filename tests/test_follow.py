@@ -375,3 +375,22 @@ def test_a_move_that_ends_in_a_death_is_an_event_to_replay():
     lines = [line for line in deathball_game(1).lines if '"ev":"move"' in line and '"end":null' in line]
     assert lines and rp.damaged(json.loads(lines[0])) is None
     assert check(json.loads(lines[0]), 4) is None
+
+
+def test_a_record_with_values_no_board_writes_is_counted_not_a_crash():
+    """The schema checks types; a heading, a square or an order that no board writes (a
+    damaged log, a line garbled on its way) leaves what the follower knew standing and is
+    counted, so no face stops on it."""
+    f = fo.Follower()
+    hello = {"ev": "hello", "t": 0, "fw": "0.1.0", "stream": 5, "mode": "referee", "capture": "sim",
+             "boxes": 4, "settings": {}, "can_save": False}
+    for record in (hello, {"ev": "referee", "t": 1, "players": [1, 2]},
+                   {"ev": "position", "t": 1, "phase": "play", "text": "1@c3 2@f3 *b7n *g7s t1"}):
+        assert f.take(record) is None
+    before = dict(f.board.where)
+    bad = [{"ev": "ball", "t": 2, "ball": 1, "step": 1, "start": "b7", "end": "b6", "heading": "up-ish"},
+           {"ev": "setup", "t": 3, "p": 1, "square": "z9"},
+           {"ev": "order", "t": 4, "order": []}]
+    for record in bad:
+        assert f.take(record) is None          # the types are right: the schema lets them by
+    assert f.unread == 3 and f.events == 6 and f.board.where == before

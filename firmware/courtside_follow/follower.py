@@ -63,6 +63,7 @@ class Follower:
         self.mode = None
         self.t = None            # the time of the last event
         self.events = 0          # events fed
+        self.unread = 0          # of them, records with values no board writes (see feed)
         self.command = None      # the first word of the last command line, as a list
         self._enter(None)
 
@@ -137,17 +138,24 @@ class Follower:
         return problem
 
     def feed(self, ev):
-        """Take one event record (``{"ev": kind, "t": us, ...}``), checked by the schema."""
+        """Take one event record (``{"ev": kind, "t": us, ...}``), checked by the schema.
+        The schema checks each field's type, not every value: a record no board writes (a
+        heading or a square that is none, an empty order) changes what it can and is
+        counted in ``unread``; what the follower knew stands."""
         kind = ev["ev"]
         self.t = ev["t"]
         self.events += 1
         handle = _HANDLERS.get(kind)
-        if handle is not None:
-            handle(self, ev)
-        if self.board is not None:
-            self.board.apply(kind, ev)
-            if kind in _HELD and self.busy != BUSY_RUN and not self.says_hold():
-                self.busy = _HELD[kind]
+        try:
+            if handle is not None:
+                handle(self, ev)
+            if self.board is not None:
+                self.board.apply(kind, ev)
+        except (ValueError, KeyError, IndexError, TypeError):
+            self.unread += 1
+            return
+        if self.board is not None and kind in _HELD and self.busy != BUSY_RUN and not self.says_hold():
+            self.busy = _HELD[kind]
 
     def says_hold(self):
         """True when the stream says when the board holds presses (``hold``, version 5)."""
