@@ -382,8 +382,9 @@ class Terminal:
         return []
 
     def _legend(self):
-        """The board as the follower has it (the run's end, while the matrix still shows
-        the run: then the legend says so)."""
+        """The board as the follower has it, which is the board the matrix shows (the
+        follower takes each event when the matrix shows it); while presses are held, the
+        legend says why."""
         f = self.follow
         board = f.board
         n = self.names
@@ -401,7 +402,7 @@ class Terminal:
         if board.ring:
             out.append("dim: outside the " + render.FACE["rings"][str(board.ring)])
         if f.busy is not None:
-            out.append("\x1b[1mwait: %s\x1b[0m (above: where it ends)" % f.busy)
+            out.append("\x1b[1mwait: %s\x1b[0m (above: as the matrix shows it)" % f.busy)
         return out[:9]
 
     def _boxes(self):
