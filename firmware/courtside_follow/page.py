@@ -124,9 +124,11 @@ class View:
     def matrix(self):
         """What the board's matrix shows, rebuilt from the stream for a page that watches a
         board (the stream carries events, not frames), as a JSON frame of 192 levels: the lobby's
-        quadrants, the last contest's bands, the Deathball board with the mover, the die's
-        last face; "" while nothing is known. The animations (a tumble, a run, a blink) are
-        not rebuilt: it shows where each ends."""
+        quadrants, the last contest's bands, the Deathball board with the mover (a
+        half-entered move's square, the set-up cursor), the die's last face; "" while
+        nothing is known. It follows the board's matrix step by step (the follower takes
+        each event when the matrix shows it: each step of a run, the die's face after its
+        tumble); the tumble and the blink themselves are not drawn."""
         frame = self._frame()
         return json.dumps(list(frame)) if frame is not None else ""
 
