@@ -333,10 +333,10 @@ def test_a_timeline_keeps_late_labels_on_its_canvas_and_its_tie_window_visible()
 
 @pytest.mark.parametrize("name", ["deathball_game", "deathball_shrink"])
 def test_a_version_4_log_still_replays_identical(name):
-    """tests/logs/v4_*.jsonl: the worked games as the firmware streamed them in version 4,
+    """tests/streams/v4_*.jsonl: the worked games as the firmware streamed them in version 4,
     before ``hold`` (and before a refusal named what it waits for by it). Today's core
     replays them identical: its ``hold`` lines are set aside for a log that has none."""
-    path = ROOT / "tests" / "logs" / ("v4_%s.jsonl" % name)
+    path = ROOT / "tests" / "streams" / ("v4_%s.jsonl" % name)
     events = [json.loads(line) for line in path.read_text().splitlines()]
     assert events[0]["stream"] == 4 and not [e for e in events if e["ev"] == "hold"]
     report = rp.rejudge(events)
