@@ -57,7 +57,7 @@ def main():
     seen = []
 
     def out(text):
-        if text.startswith('{"ev":"press"') or text.startswith('{"ev":"verdict"'):
+        if text.startswith(('{"ev":"press"', '{"ev":"verdict"')):
             seen.append((text[7], hw.ticks_us()))
 
     hw = LiveBoard(pins, out=out)

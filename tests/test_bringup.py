@@ -248,8 +248,9 @@ def test_runs_on_micropython(micropython, firmware_env, tmp_path):
 
 @pytest.mark.vpico
 def test_laptop_command_runs_it_on_a_virtual_board(tmp_path):
-    """`courtside bringup` end to end: mpremote runs the board's bring-up on the virtual
-    Pico (the unix port on a pseudo-terminal) and its report comes back line by line."""
+    """`courtside bringup` end to end: mpremote's transport, opened as every command opens
+    a board (``link.port.connect``), runs the board's bring-up on the virtual Pico (the unix
+    port on a pseudo-terminal) and its report comes back line by line."""
     import shutil
     import sys
 
@@ -261,13 +262,16 @@ def test_laptop_command_runs_it_on_a_virtual_board(tmp_path):
     shutil.copytree(ROOT / "firmware" / "courtside", flash / "courtside",
                     ignore=shutil.ignore_patterns("__pycache__"))
     shutil.copy(ROOT / "hardware" / "variants" / "two_boxes.json", flash / "pinmap.json")
-    assert cmd_bringup.command("/dev/x", True, 0)[-1] == \
-        "import courtside.bringup as b; b.main(quick=True, buttons_s=0)"
+    assert cmd_bringup.board_code(True, 0) == "import courtside.bringup as b; b.main(quick=True, buttons_s=0)"
     with VirtualPico(flash, run_main=False) as board:
-        proc = subprocess.run(cmd_bringup.command(board.port, quick=True, buttons_s=0),
-                              capture_output=True, text=True, timeout=120, check=False)
-    assert proc.returncode == 0, proc.stderr
-    lines = proc.stdout.splitlines()
+        proc = subprocess.run([sys.executable, "-m", "courtside_host.cli", "bringup", "--port", board.port,
+                               "--quick", "--buttons-seconds", "0"],
+                              capture_output=True, text=True, timeout=120, check=False,
+                              env=dict(__import__("os").environ, PYTHONPATH="%s:%s" % (
+                                  ROOT / "host", ROOT / "firmware")))
+    assert proc.returncode == 1, proc.stderr           # no button was pressed: a failed check
+    assert proc.stderr.startswith("courtside bringup: never pressed: box 1 THROW / UP (GP0),")
+    lines = proc.stdout.splitlines()[1:]                  # after the line naming the port
     assert lines[0] == "bring-up: Courtside for two players on a pico, 2 boxes, 9 buttons"
     assert "LED: box 2 on (GP18)" in lines and "LED: box 3 on (GP19)" not in lines
     assert sum(line.startswith("tone ") for line in lines) == len(tones.TUNES)

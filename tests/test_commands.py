@@ -46,3 +46,16 @@ def test_a_verb_with_the_wrong_words_goes_on_to_the_stage():
     rig.cmd("mode die")
     assert rig.cmd("die sideways") == "unknown command for the die: die sideways"
     assert rig.cmd("die corner") is None
+
+
+def test_vpico_says_a_problem_as_every_command_does(tmp_path):
+    """A flash folder that cannot be one (a file is there): the one message form
+    (``courtside vpico: ...``, exit 2), no traceback."""
+    import subprocess
+    import sys
+    taken = tmp_path / "a-file"
+    taken.write_text("")
+    run = subprocess.run([sys.executable, "-m", "courtside_host.cli", "vpico", str(taken)],
+                         capture_output=True, text=True, timeout=60, check=False)
+    assert run.returncode == 2 and "Traceback" not in run.stderr
+    assert run.stderr.startswith("courtside vpico: cannot use %s as the board's flash" % taken)

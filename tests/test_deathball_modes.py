@@ -244,10 +244,17 @@ def test_commands_position_move_state_and_errors():
 
 def script(seed, settings=None):
     """A whole four-player game, each input once the board has shown the last: its events."""
-    app, ref = new_referee(seed=seed, settings=settings)
+    app, _ = new_referee(seed=seed, settings=settings)
+    play_to_the_end(app)
+    return app.events
+
+
+def play_to_the_end(app, after_move=None):
+    """ROLL, set-up and moves on ``app`` (a rig in the referee) to the game's end, each
+    input once the board has shown the last; ``after_move(app)`` after each move."""
+    g = app.stage.game
     app.main()
     app.settle()
-    g = ref.game
     while g.phase == engine.SETUP:
         app.press(g.turn, UP)
     pick = 0
@@ -255,9 +262,10 @@ def script(seed, settings=None):
         legal = g.legal_moves(g.turn)
         a, b = legal[pick % len(legal)]
         round_of_moves(app, [(g.turn, a, b)])
+        if after_move is not None:
+            after_move(app)
         app.settle()
         pick += 7
-    return app.events
 
 
 def test_the_same_script_and_seed_give_the_same_stream():
@@ -368,3 +376,27 @@ def test_entering_the_die_mode_loads_it_over_two_passes(micropython, tmp_path, f
     assert passes[0] == ["0", "0", "die diemode dark"]
     assert passes[1] == ["1", "1000", "die diemode view frame"]
     assert "engine" not in run.stdout and "modes" not in run.stdout.replace("diemode", "")
+
+
+def test_a_press_while_a_death_is_shown_waits_for_the_move_and_the_hold_says_why():
+    """The board says when it holds presses and why (``hold``, stream 5); a press refused
+    meanwhile is told what it waits for in the same words: a death shown is not "the
+    rolls", and a run is "the deathballs" to its end."""
+    app, ref = playing("1@b6 2@e1 3@h1 *b8n *g8n r0 t1", players=(0, 1, 2), dice=(3, 5, 3, 5))
+    app.clear()
+    round_of_moves(app, [(0, UP, UP)])          # Player 1 walks into ball 1 on b8
+    assert ("death", {"p": 1, "square": "b8", "cause": "entered"}) in app.events
+    assert ("hold", {"why": "move"}) in app.events and ref.queue     # the turn, after it
+    app.press(1, UP)                            # Player 2, while the death is shown
+    assert app.events[-1] == ("refuse", {"p": 2, "reason": "wait for the move to be shown",
+                                         "arrows": None})
+    app.settle()
+    assert app.kinds()[-1] == "ready"
+    app.clear()
+    round_of_moves(app, [(1, UP, UP), (2, UP, UP)])     # the round ends: the deathballs run
+    assert app.kinds().count("hold") == 1 and ("hold", {"why": "run"}) in app.events
+    app.press(1, UP)
+    assert app.events[-1][1]["reason"] == "wait for the deathballs"
+    app.settle()
+    held = [k for k in app.kinds() if k in ("hold", "ready")]
+    assert held == ["hold", "ready"]                    # once held, once taken again

@@ -122,7 +122,7 @@ def _without_pace(line):
     ev = json.loads(line)
     if ev["ev"] == "hello":
         del ev["settings"]["pace"]
-    if ev["ev"] == "ready":
+    if ev["ev"] in ("ready", "hold"):
         ev["t"] = None
     return ev
 

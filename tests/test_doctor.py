@@ -40,3 +40,17 @@ def test_doctor_finds_a_bad_pin_map_and_old_firmware(vpico, capsys):
 def test_doctor_without_a_board_says_so(tmp_path, capsys):
     assert cli.main(["doctor", "--port", str(tmp_path / "nothing")]) == 1
     assert "no serial port" in capsys.readouterr().out
+
+
+def test_doctor_never_breaks_a_path_inside(tmp_path):
+    """On a narrow terminal a long path stays whole on its line (the terminal wraps it), so
+    it can be copied; only the words around it may wrap."""
+    import subprocess
+    import sys
+    deep = tmp_path / ("a-folder-with-a-long-name-" * 3) / "pinmap.json"
+    deep.parent.mkdir(parents=True)
+    deep.write_text((ROOT / "hardware" / "pinmap.json").read_text())
+    run = subprocess.run([sys.executable, "-m", "courtside_host.cli", "doctor", "--pins", str(deep),
+                          "--port", str(tmp_path / "nothing")], capture_output=True, text=True,
+                         timeout=60, check=False, env={"COLUMNS": "40", "PATH": ""})
+    assert len(str(deep)) > 40 and str(deep) in run.stdout.splitlines()[0], run.stdout

@@ -17,7 +17,7 @@ import pytest
 from conftest import FIRMWARE, ROOT, random_script, simulate
 from corerig import INPUT_KINDS, T0, Rig
 from courtside import clock, events
-from courtside.deathball import engine
+from courtside.deathball import engine, rules
 from courtside.deathball.modes import RefereeMode
 from courtside.dodgeball import DodgeBall
 from courtside.effects import EVENT, SAVE
@@ -91,7 +91,8 @@ def expected(core):
     elif g.phase == engine.OVER:
         waiting = "ROLL for a new game"
     else:
-        waiting = "P%d to %s" % (turn, "set up" if g.phase == engine.SETUP else "move")
+        doing = "move" if stage.pending is None else "move: %s entered" % rules.ARROW_NAMES[stage.pending]
+        waiting = "P%d to %s" % (turn, "set up" if g.phase == engine.SETUP else doing)
     return g.phase, [b + 1 for b in g.players], turn, waiting, None, board
 
 
@@ -216,19 +217,32 @@ def test_the_follower_says_what_the_core_holds_in_the_worked_scripts(path):
 
 
 def test_a_set_up_turn_and_ready_in_the_worked_game():
+    """Fed as a face feeds it (``courtside_follow.pace``, the lines arriving at their own
+    times), the follower says what the matrix holds the board for, then whose turn it is."""
+    from courtside_follow.pace import Paced
     rig = scripted(ROOT / "tests" / "scripts" / "deathball_game.jsonl", 1)
     f = fo.Follower()
+    paced = Paced(f)
     said = []
+    now = 0
     for line in rig.lines:
-        f.feed(read(line)[0])
-        said.append((json.loads(line)["ev"], f.waiting))
+        record = read(line)[0]
+        now = max(now, record["t"])
+        paced.put(record, now)
+        shown = paced.next(now)
+        while shown is not None:
+            said.append((shown["ev"], f.waiting))
+            shown = paced.next(now)
     at = [i for i, (kind, _) in enumerate(said) if kind == "order"][0]
-    # the set-up turn comes with the order, while the rolls are still on the matrix...
-    assert said[at + 1] == ("turn", fo.BUSY_ROLLS)
+    # the rolls are on the matrix: the board holds presses (hold, before the order is shown)...
+    assert said[at - 1] == ("hold", fo.BUSY_ROLLS)
     ready = next(i for i in range(at, len(said)) if said[i][0] == "ready")
-    assert said[ready][1] == "P%d to set up" % json.loads(rig.lines[at])["order"][0]
-    # ... and the turn that comes with a run is taken once the run has been shown
+    assert said[ready][1] == "P%d to set up" % [json.loads(x) for x in rig.lines
+                                                if '"order"' in x][0]["order"][0]
+    # ... and the turn that comes after a run is taken once the run has been shown
     run = next(i for i in range(ready, len(said)) if said[i][0] == "ball")
+    assert "hold" in [kind for kind, _ in said[ready:run]]
+    assert all(w == fo.BUSY_RUN for kind, w in said[run:run + 3])
     turn = next(i for i in range(run, len(said)) if said[i][0] == "turn")
     assert said[turn][1] == fo.BUSY_RUN
     after = next(i for i in range(turn, len(said)) if said[i][0] == "ready")
@@ -361,3 +375,22 @@ def test_a_move_that_ends_in_a_death_is_an_event_to_replay():
     lines = [line for line in deathball_game(1).lines if '"ev":"move"' in line and '"end":null' in line]
     assert lines and rp.damaged(json.loads(lines[0])) is None
     assert check(json.loads(lines[0]), 4) is None
+
+
+def test_a_record_with_values_no_board_writes_is_counted_not_a_crash():
+    """The schema checks types; a heading, a square or an order that no board writes (a
+    damaged log, a line garbled on its way) leaves what the follower knew standing and is
+    counted, so no face stops on it."""
+    f = fo.Follower()
+    hello = {"ev": "hello", "t": 0, "fw": "0.1.0", "stream": 5, "mode": "referee", "capture": "sim",
+             "boxes": 4, "settings": {}, "can_save": False}
+    for record in (hello, {"ev": "referee", "t": 1, "players": [1, 2]},
+                   {"ev": "position", "t": 1, "phase": "play", "text": "1@c3 2@f3 *b7n *g7s t1"}):
+        assert f.take(record) is None
+    before = dict(f.board.where)
+    bad = [{"ev": "ball", "t": 2, "ball": 1, "step": 1, "start": "b7", "end": "b6", "heading": "up-ish"},
+           {"ev": "setup", "t": 3, "p": 1, "square": "z9"},
+           {"ev": "order", "t": 4, "order": []}]
+    for record in bad:
+        assert f.take(record) is None          # the types are right: the schema lets them by
+    assert f.unread == 3 and f.events == 6 and f.board.where == before

@@ -1,4 +1,4 @@
-"""Stream v4 decides what stream v1 decided, byte for byte (tests/golden/README.md).
+"""Stream v5 decides what stream v1 decided, byte for byte (tests/golden/README.md).
 
 Each recorded script runs through today's firmware; the lines stream 2 added (``cmd``,
 ``button``, ``release``, presses of a box in fault) are set aside, ``hello`` loses its new
@@ -17,6 +17,9 @@ byte for byte. Stream 4 (docs/events.md) added a ``turn`` for each set-up turn (
 all set aside; and ``help`` lists every command, the lobby's and the Deathball modes'
 included (``courtside.core.usages``), where v1 listed nine (``V1_HELP``). Settings added
 since (``courtside.settings.ADDED``: ``pace``) are set aside from ``settings`` lines.
+Stream 5 added ``hold``, ``pending`` and ``cursor`` (set aside) and names what a refused
+press waits for by the hold: a refusal "wait for the move to be shown" is read as v1's
+"wait for the rolls" (V1_WAIT).
 """
 
 import json
@@ -29,7 +32,7 @@ from courtside import settings as config
 
 GOLDEN = ROOT / "tests" / "golden" / "v1"
 SCRIPTS = sorted(GOLDEN.glob("*.jsonl"))
-ADDED = ("cmd", "button", "release", "ready")
+ADDED = ("cmd", "button", "release", "ready", "hold", "pending", "cursor")
 # An ignored press carries its first edge since v2, not the pass that saw it.
 WHEN_CHANGED = ("ignored",)
 # Since v4 what time decides is stamped at the moment it was decided, not at the pass that
@@ -42,6 +45,8 @@ V1_PASS_LATE_US = 25000
 # What v1's help said (since v4 it lists every command of the core, the lobby and the modes).
 V1_HELP = ["ping", "mode dodgeball|referee|die", "new", "start", "join N", "set name=value ...",
            "get", "save", "help"]
+# What v1 told a press refused while the matrix showed a death or the board shrinking.
+V1_WAIT = {"wait for the move to be shown": "wait for the rolls"}
 # ... while an input's own time (its first edge) is the same to the microsecond.
 INPUTS = ("press", "button", "release", "unstuck", "cmd")
 
@@ -69,6 +74,9 @@ def as_v1(line, seen=None):
     if kind == "settings":
         for name in config.ADDED:       # settings added since, at their defaults
             assert fields.pop(name) == config.DEFAULTS[name]
+        return events.line(kind, t, fields)
+    if kind == "refuse" and fields["reason"] in V1_WAIT:
+        fields["reason"] = V1_WAIT[fields["reason"]]
         return events.line(kind, t, fields)
     if kind == "verdict":
         for press in fields["order"]:
@@ -140,4 +148,4 @@ def test_the_v1_stream_is_kept(script):
         kind, t_now, _ = events.parse(new)
         late = events.parse(old)[1] - t_now
         assert late == 0 if kind in INPUTS else 0 <= late <= V1_PASS_LATE_US, (new, old)
-    assert json.loads(run.stdout.splitlines()[0])["stream"] == 4
+    assert json.loads(run.stdout.splitlines()[0])["stream"] == 5

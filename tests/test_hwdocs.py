@@ -99,6 +99,8 @@ def test_pins_check_command(tmp_path, capsys):
     assert "bad.json: box 2 PASS: GP25 is not a pull-up-capable input" in err
     assert "broken.json: not valid JSON" in err
     assert "absent.json: cannot read it" in err and "cannot read" not in out
+    # in the form every command says a problem in (courtside_host.problem)
+    assert err and all(line.startswith("courtside pins check: ") for line in err.splitlines())
 
 
 def test_pins_check_prints_advice(tmp_path, capsys):

@@ -157,7 +157,7 @@ def test_a_bridged_pair_is_caught(name):
         x, y = float(pads.group(1)), float(pads.group(2))
         blob = '<line x1="%g" y1="%g" x2="%g" y2="%g" class="bar"/>' % (x, y, x, y + 16)
         problems, _ = _check(data, name, svg.replace("</svg>", blob + "</svg>"))
-        assert any(p.startswith("short: GP0 joined to") or p.startswith("short: GP1 joined to")
+        assert any(p.startswith(("short: GP0 joined to", "short: GP1 joined to"))
                    for p in problems), problems
 
 
@@ -188,7 +188,7 @@ def test_a_junction_dot_is_what_joins_in_the_wiring_diagram():
     a, b, (x, y) = crossing
     dot = '<circle cx="%g" cy="%g" r="3" fill="#222" class="dot"/>' % (x, y)
     problems, _ = _check(data, "wiring.svg", svg.replace("</svg>", dot + "</svg>"))
-    assert any(p.startswith("short: %s joined to" % a) or p.startswith("short: %s joined to" % b)
+    assert any(p.startswith(("short: %s joined to" % a, "short: %s joined to" % b))
                for p in problems), problems
 
 

@@ -6,7 +6,13 @@ the subpackages as layers (no two import each other; ``link`` stands on nothing 
 
 The graph is built from the AST, so a module is never run to be checked; ``vpico/pico/``
 holds the virtual Pico's board-side scripts, run by the MicroPython unix port, not modules
-of this package."""
+of this package.
+
+And the packages by where they run: what goes to a board (``courtside``) and what runs on
+any Python (``courtside_sim``, ``courtside_follow``) never import the laptop-only package;
+the board's package never imports the follower, and of it only the drivers (``start``,
+``bringup``) start the simulated board. (Not held here yet: ``courtside.pins`` and
+``courtside.pinmap`` import each other.)"""
 
 import ast
 from pathlib import Path
@@ -158,3 +164,59 @@ def test_a_cycle_and_a_library_importing_a_command_are_found():
     assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
     assert cycles({"a": {"a"}}) == [["a"]]
     assert cycles({"a": {"b"}, "b": set()}) == []
+
+
+# The packages by where they run: ``courtside`` goes to a board (and runs everywhere);
+# ``courtside_sim`` and ``courtside_follow`` run on any Python (the laptop, the unix port,
+# the page) and never go to a board; ``courtside_host`` runs on the laptop alone.
+FIRMWARE = ROOT / "firmware"
+ANY_PYTHON = ("courtside_sim", "courtside_follow")
+# The firmware's drivers: what starts the core on a board or a simulated one (they may
+# reach the simulated board, ``courtside_sim``); the rest of ``courtside`` is the core and
+# its hardware layer, which never do.
+DRIVERS = ("courtside.start", "courtside.bringup")
+
+
+def imports_of(root, package):
+    """{module: the top packages and courtside modules it imports, anywhere in it}."""
+    found = {}
+    for path in sorted((root / package).rglob("*.py")):
+        if "__pycache__" in path.parts:
+            continue
+        rel = path.relative_to(root).with_suffix("")
+        name = ".".join(rel.parts[:-1] if rel.name == "__init__" else rel.parts)
+        targets = set()
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            if isinstance(node, ast.Import):
+                targets.update(alias.name for alias in node.names)
+            elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+                targets.add(node.module)
+        found[name] = targets
+    return found
+
+
+def test_code_that_runs_anywhere_never_reaches_the_laptop_only_package():
+    for package in ("courtside",) + ANY_PYTHON:
+        for name, targets in imports_of(FIRMWARE, package).items():
+            assert not [t for t in targets if t.split(".")[0] == NAME], name
+
+
+def test_what_goes_to_a_board_reaches_no_laptop_package_and_only_its_drivers_the_simulator():
+    """The board's package never imports the follower (the laptop's reading of the stream);
+    of it only the drivers start the simulated board, never the core or the hardware layer."""
+    modules = imports_of(FIRMWARE, "courtside")
+    assert len(modules) > 30 and set(DRIVERS) <= set(modules)
+    for name, targets in modules.items():
+        tops = {t.split(".")[0] for t in targets}
+        assert "courtside_follow" not in tops, name
+        if name not in DRIVERS:
+            assert "courtside_sim" not in tops, name
+
+
+def test_the_simulator_and_the_follower_stand_apart():
+    """The follower reads a stream from anywhere: it never needs the simulated board; the
+    simulated board writes a stream and never needs its reader."""
+    for name, targets in imports_of(FIRMWARE, "courtside_follow").items():
+        assert not [t for t in targets if t.startswith("courtside_sim")], name
+    for name, targets in imports_of(FIRMWARE, "courtside_sim").items():
+        assert not [t for t in targets if t.startswith("courtside_follow")], name

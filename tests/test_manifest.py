@@ -5,6 +5,7 @@ import json
 import subprocess
 import sys
 
+import courtside
 import pytest
 from conftest import FIRMWARE
 from courtside_host.link import deploy as dep
@@ -83,4 +84,4 @@ def test_mip_installs_the_firmware_from_a_path_and_the_board_runs_it(tmp_path):
         assert not (flash / "courtside_sim").exists() and not (flash / "courtside_follow").exists()
         with connect(pico.port) as link:
             pong = dep.reset_and_ping(link, dep.local_version(FIRMWARE), timeout=60)
-        assert pong["stream"] == 4
+        assert pong["stream"] == courtside.STREAM

@@ -188,3 +188,13 @@ def test_a_settings_line_names_the_runs_pace_when_it_is_not_the_usual():
     assert render.sentence(dict(fields, pace=200), render.Names()).endswith("the deathballs' run at 200 %.")
     assert "run" not in render.sentence(dict(fields, pace=100), render.Names())
     assert render.sentence(fields, render.Names()) == render.sentence(dict(fields, pace=100), render.Names())
+
+
+def test_an_early_answer_has_one_wording_at_the_press_and_in_the_verdict():
+    press = render.sentence({"ev": "press", "t": 0, "n": 1, "p": 2, "b": "DODGE", "c": 1, "lag": 0,
+                             "early": True})
+    verdict = render.sentence({"ev": "verdict", "t": 1, "c": 1, "tie_us": 1000, "order": [
+        {"n": 1, "p": 2, "b": "DODGE", "rank": 1, "lag": 0, "tie": False, "early": "no throw open"}]})
+    words = render.early_words("no throw open")
+    assert words == "no throw was open"
+    assert ("Early: %s" % words) in press and ("EARLY: %s" % words) in verdict

@@ -296,7 +296,7 @@ def test_a_board_log_with_a_failed_and_a_successful_save_replays_identical(tmp_p
     assert answers == [("error", "flash write failed: worn out"), ("ok", None), ("ok", None),
                        ("error", "save only between games (in a lobby): flash writes pause capture")]
     assert len(flash.asked) == 2 and flash.asked[1]["tie_us"] == 800
-    assert events[0]["can_save"] is True and events[0]["stream"] == 4
+    assert events[0]["can_save"] is True and events[0]["stream"] == 5
     cmd_t = {e["t"] for e in events if e["ev"] == "cmd" and e["line"] == "save"}
     assert {e["t"] for e in events if e["ev"] in ("ok", "error") and e.get("line", "save") == "save"
             and e.get("cmd", "save") == "save"} == cmd_t   # the time of the pass that saved
@@ -329,3 +329,69 @@ def test_a_timeline_keeps_late_labels_on_its_canvas_and_its_tie_window_visible()
     assert early == ["EARLY: the throw was already answered"]
     windows = svg.findall(ns + "rect[@class='tie-window']")
     assert windows and all(float(w.get("width")) >= timeline._MIN_WINDOW for w in windows)
+
+
+@pytest.mark.parametrize("name", ["deathball_game", "deathball_shrink"])
+def test_a_version_4_log_still_replays_identical(name):
+    """tests/streams/v4_*.jsonl: the worked games as the firmware streamed them in version 4,
+    before ``hold`` (and before a refusal named what it waits for by it). Today's core
+    replays them identical: its ``hold`` lines are set aside for a log that has none."""
+    path = ROOT / "tests" / "streams" / ("v4_%s.jsonl" % name)
+    events = [json.loads(line) for line in path.read_text().splitlines()]
+    assert events[0]["stream"] == 4 and not [e for e in events if e["ev"] == "hold"]
+    report = rp.rejudge(events)
+    assert report.identical and not report.damaged
+    assert any(e["ev"] == "hold" for e in report.sessions[0].replayed)
+    # a v5 log whose hold lines were lost is not identical: the hold is compared there
+    today = _script_stream(name)
+    assert today[0]["stream"] == 5
+    assert rp.rejudge(today).identical
+    assert not rp.rejudge([e for e in today if e["ev"] != "hold"]).identical
+
+
+def _replay_command(path):
+    run = subprocess.run([sys.executable, "-m", "courtside_host.cli", "replay", str(path)],
+                         capture_output=True, text=True, timeout=120, check=False)
+    return run.returncode, run.stdout, run.stderr
+
+
+@pytest.mark.parametrize("text, why", [
+    ("not a log\n", "none of its 1 lines is an event of the stream (line 1: 'not a log')"),
+    ('{"ev":"hello"\n', "none of its 1 lines is an event"),
+    ("", "it holds no event"),
+    ('{"ev":"hello","t":0,"fw":"0.1.0","stream":5,"mode":"dodgeball","capture":"sim","boxes":4,'
+     '"settings":{},"can_save":false}\n', "it holds the board's start (hello) and no event after it"),
+])
+def test_a_file_that_is_no_log_gets_one_clear_error_and_no_report(tmp_path, text, why):
+    path = tmp_path / "not-a-log.jsonl"
+    path.write_text(text)
+    code, out, err = _replay_command(path)
+    assert code == 2 and err.startswith("courtside replay: nothing to replay in ") and why in err
+    assert out == ""                       # no "0 sessions ... every verdict the same"
+
+
+def test_a_damaged_line_in_a_log_is_said_before_anything_is_blamed(tmp_path):
+    lines = _stream_lines("dodgeball_round")
+    lines[5] = "garbage"
+    path = tmp_path / "damaged.jsonl"
+    path.write_text("\n".join(lines) + "\n")
+    code, out, _ = _replay_command(path)
+    said = " ".join(out.split())
+    left_out = "1 lines of the log are not events and were left out (the first, line 6: 'garbage')"
+    assert code == 1 and left_out in said
+    assert said.index(left_out) < said.index("session 1 differs")
+
+
+def test_a_log_picked_up_mid_session_says_so_once_and_replays_identical(tmp_path):
+    lines = _stream_lines("dodgeball_round")
+    first_join = next(i for i, line in enumerate(lines) if '"ev":"join"' in line)
+    path = tmp_path / "monitor.jsonl"
+    path.write_text("\n".join(lines[first_join + 2:]) + "\n")
+    code, out, _ = _replay_command(path)
+    said = " ".join(out.split())
+    assert code == 0 and said.count("middle of a session") == 1, said
+    assert "replayed from its first game start" in said and "identical to the log" in said
+
+
+def _stream_lines(name):
+    return simulate(sys.executable, ROOT / "tests" / "scripts" / (name + ".jsonl")).stdout.splitlines()

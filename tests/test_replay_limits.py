@@ -12,6 +12,7 @@ from collections import Counter
 import pytest
 import replaylogs
 from conftest import ROOT
+from courtside import driver
 from courtside_host import cli
 from courtside_host.link.port import event
 from courtside_host.records import replay as rp
@@ -236,7 +237,6 @@ def test_each_hostile_log_found_before_gives_its_message(case, worked, tmp_path)
 def test_a_press_twelve_days_into_a_session_takes_few_passes(monkeypatch):
     """Idle stretches are jumped in steps short of half the tick circle, and a time past
     ``MAX_T`` is refused, so no time in a log can make a replay run on."""
-    from courtside import driver
     passes = []
     real = driver.one_pass
 
@@ -251,7 +251,7 @@ def test_a_press_twelve_days_into_a_session_takes_few_passes(monkeypatch):
             if e["ev"] in ("cmd", "settings")]
     report = rp.rejudge(events + late)
     assert report.session_count == 1 and not report.damaged_count
-    assert len(passes) < 10 + 2 * rp.MAX_T // (rp.IDLE_JUMP_MS * 1000)     # a few thousand
+    assert len(passes) < 10 + 2 * rp.MAX_T // (driver.IDLE_JUMP_MS * 1000)     # a few thousand
     passes.clear()
     report = rp.rejudge(events + [dict(e, t=rp.MAX_T + 1) for e in late])
     assert report.damaged_count == 2 and "t is out of range" in report.damaged[0]
@@ -259,7 +259,7 @@ def test_a_press_twelve_days_into_a_session_takes_few_passes(monkeypatch):
     game = replaylogs.play([{"t": 0, "cmd": "mode referee"}, {"t": 10, "cmd": "join 1"},
                             {"t": 20, "cmd": "join 2"}, {"t": 30, "cmd": "start"},
                             {"t": 100_000, "p": 0, "b": "MAIN"}])         # initiative rolled: set-up
-    assert [e["ev"] for e in game[-3:]] == ["order", "turn", "ready"]   # P? to set up, once shown
+    assert [e["ev"] for e in game[-4:]] == ["order", "turn", "hold", "ready"]   # P? to set up, once shown
     passes.clear()
     report = rp.rejudge(game + late)       # the referee waits twelve days for the first move
     assert report.identical and len(passes) < 10_000

@@ -8,6 +8,7 @@ cells (characters and colours) are what the test reads.
 
 import argparse
 import asyncio
+import json
 import re
 
 import pyte
@@ -333,3 +334,87 @@ def test_dead_figures_and_figures_not_placed_read_apart():
     term.follow.players = [1, 2, 3]
     legend = " | ".join(term._legend())
     assert "on b2" in legend and "out of the game" in legend and "not placed yet" in legend
+
+
+def _worked_game_lines():
+    import sys
+
+    from conftest import simulate
+    return simulate(sys.executable, ROOT / "tests" / "scripts" / "deathball_game.jsonl").stdout.splitlines()
+
+
+def test_the_log_and_the_legend_tell_the_run_as_the_matrix_shows_it(monkeypatch):
+    """The worked game's lines, each arriving at its own time on the simulator's clock:
+    once the round's last move is in, the log tells no ball step, the legend shows the board
+    before the run and the status says the balls are moving; the steps come as the matrix
+    shows them, and the next turn after the run."""
+    term = make_terminal("referee")
+    clock = [0]
+    monkeypatch.setattr(terminal, "_now_us", lambda: clock[0])
+    lines = _worked_game_lines()
+    first_run = next(i for i, line in enumerate(lines) if '"ev":"ball"' in line)
+    ready = next(i for i in range(first_run, len(lines)) if '"ev":"ready"' in lines[i])
+    for line in lines[:ready]:                       # the whole run is in: the board sent it
+        clock[0] = max(clock[0], json.loads(line)["t"])
+        term.event(line)
+    sent = clock[0]
+    assert not [s for s in term.story if "steps to" in s or "Round 2" in s]
+    assert render.status(term.follow).startswith("wait: the balls are moving.")
+    legend = text_of(screen_of(term))
+    steps = []
+    while clock[0] < json.loads(lines[ready])["t"]:
+        clock[0] += 20_000
+        term.shown()
+        steps.append(len([s for s in term.story if "steps to" in s]))
+    assert steps[0] == 0 and steps[-1] > 4 and len(set(steps)) > 4     # one step after another
+    term.event(lines[ready])
+    assert clock[0] - sent > 3_000_000                                  # seconds of the matrix's run
+    assert render.status(term.follow).endswith("Two arrows (the arrow keys work for this box).")
+    assert legend != text_of(screen_of(term))                           # the board moved on since
+
+
+def test_a_wide_terminal_gives_the_status_and_the_log_their_room():
+    term = make_terminal("referee", names={3: "Annabelle Longname-Smith"})
+    for line in _worked_game_lines():
+        term.event(line)
+    term.shown(1 << 40)
+    status = render.status(term.follow, term.names)
+    assert len(status) > terminal.WIDTH - 3
+    narrow = text_of(screen_of(term))
+    assert narrow[21].endswith("…") and status[:40] in narrow[21]
+    screen = pyte.Screen(120, 40)
+    pyte.Stream(screen).feed(term.render(120, 40))
+    wide = text_of(screen)
+    assert wide[37] == "▶ " + status                                   # whole, on the 120 columns
+    log = wide[15:37]
+    assert sum(1 for line in log if line.strip()) > 20                  # 16 lines more of the log
+
+
+def test_page_up_scrolls_the_log_back_through_the_game():
+    term = make_terminal("referee")
+    for line in _worked_game_lines():
+        term.event(line)
+    term.shown(1 << 40)
+    told = next(s for s in term.story if "bounces" in s)          # the first run
+    assert not any(told[:30] in line for line in text_of(screen_of(term)))     # long gone by
+    for _ in range(40):
+        term.keys(b"\x1b[5~")                                           # PgUp
+        if any(told[:30] in line for line in text_of(screen_of(term))):
+            break
+    lines = text_of(screen_of(term))
+    assert any(told[:30] in line for line in lines) and any("PgDn" in line for line in lines)
+    for _ in range(40):
+        term.keys(b"\x1b[6~")                                           # PgDn, back to now
+    assert term.back == 0 and not any("PgDn" in line for line in text_of(screen_of(term))[11:21])
+
+
+def test_the_game_is_kept_in_a_log_for_replay(tmp_path):
+    from courtside_host.records import eventlog, replay
+    args = argparse.Namespace(pins=str(ROOT / "hardware" / "pinmap.json"), set=[], mode="referee",
+                              busy_ms=0)
+    term = terminal.Terminal(args, None, seeded(2), eventlog.Writer(tmp_path / "game.jsonl", "simulator"))
+    for line in _worked_game_lines():
+        term.event(line)
+    term.saver.close()
+    events = list(eventlog.iterate(tmp_path / "game.jsonl"))[1:]
+    assert len(events) == len(_worked_game_lines()) and replay.rejudge(events).identical

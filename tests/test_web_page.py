@@ -292,7 +292,8 @@ return {
   texts: texts.map((e) => { const r = e.getBoundingClientRect();
       return {text: e.textContent.trim().slice(0, 40), box: [r.left, r.top, r.right, r.bottom],
               fits: e.scrollWidth <= e.clientWidth + 1 || getComputedStyle(e).display === "inline",
-              inside: r.left >= -0.5 && r.right <= innerWidth + 0.5}; }).filter((t) => inView({
+              inside: r.left >= -0.5 && r.right <= innerWidth + 0.5,
+              above: r.bottom <= innerHeight + 0.5}; }).filter((t) => inView({
       width: t.box[2] - t.box[0], height: t.box[3] - t.box[1]})),
 };
 """
@@ -300,13 +301,17 @@ return {
 
 def tv_layout(driver, where):
     """The TV layout as a room sees it: the page's controls that do nothing gone, no text
-    clipped, off the screen's side or over another; what the DOM's boxes say."""
+    clipped, off the screen's side or over another, and where the table stands beside the
+    matrix (wider than 70rem: a laptop's screen, a TV's, which do not scroll) none below the
+    bottom edge; what the DOM's boxes say."""
     got = driver.execute_script(TV)
     assert got["tv"], where
     assert set(got["controls"]) <= {"tv", "save", "try-here", "connect-relay", "connect-serial"}, (where, got)
     texts = got["texts"]
+    beside = got["width"] > 70 * 16
     for i, a in enumerate(texts):
         assert a["inside"] and a["fits"], ("clipped", where, a)
+        assert a["above"] or not beside, ("below the bottom edge", where, a)
         for b in texts[i + 1:]:
             if not (_contains(a["box"], b["box"]) or _contains(b["box"], a["box"])):
                 assert not _overlap(a["box"], b["box"]), ("overlap", where, a, b)
@@ -410,6 +415,9 @@ def test_the_tv_layout_on_a_key_in_both_games_and_the_die(web, driver):
             keys(driver, " ")
             wait_event(driver, "roll", after=rolls)
             face = events(driver, "roll")[-1]["face"]
+            # the face is told once the die has stopped tumbling, as on the matrix
+            wait_for(driver, "return document.getElementById('roll-face').textContent.endsWith(%r)"
+                     % str(face), what="the die's face after its tumble")
             big = driver.find_element(By.ID, "roll-face")
             assert big.text.endswith(str(face)) and big.size["height"] >= 0.1 * height, (big.text, big.size)
             tv_layout(driver, ("the die", width))
@@ -594,5 +602,59 @@ def test_every_cue_on_the_pages_matrix_stands_3_to_1_against_an_unlit_led(web, d
             time.sleep(3.0)
             got = screen_contrast(driver)
             assert got[0] >= 3.0, ("die", width, got)
+    finally:
+        driver.set_window_size(1400, 1000)
+
+
+NAMES = ["Alexandra", "Bartholomew", "Christopher", "Dominique"]
+
+
+@pytest.mark.parametrize("width, height", [(390, 844), (1280, 800), (1920, 1080)])
+def test_the_tv_layout_fits_four_ranks_with_early_notes_and_the_bounce_die(web, driver, width, height):
+    """Four players with long names, a verdict with four ranks and two EARLY notes, then a
+    Deathball bounce: in the TV layout at a phone's, a laptop's and a TV's size no text is
+    cut, none runs over another or off the side, and beside the matrix none runs below the
+    bottom edge; a phone stacks the verdict above the matrix, never under it."""
+    tap = "const c = window.courtside; for (const b of arguments[0]) { c.press(b, true); c.press(b, false); }"
+    try:
+        driver.set_window_size(width, height)
+        open_page(driver, web.url + "?mode=dodgeball&seed=3")
+        for p, name in enumerate(NAMES):
+            driver.execute_script("const i = document.querySelectorAll('#names input')[arguments[0]];"
+                                  "i.value = arguments[1]; i.dispatchEvent(new Event('change'));", p, name)
+        wait_event(driver, "lobby")
+        driver.execute_script(tap, [0, 4, 8, 12])
+        driver.find_element(By.TAG_NAME, "body").click()
+        keys(driver, " ", "t")
+        wait_event(driver, "start")
+        for button in (1, 4, 10, 14):     # an early DODGE, a THROW, its CATCH, a CATCH too late
+            driver.execute_script(tap, [button])
+            time.sleep(0.05)
+        wait_event(driver, "verdict")
+        verdict = events(driver, "verdict")[-1]
+        assert len({o["rank"] for o in verdict["order"]}) == 4
+        assert [bool(o["early"]) for o in verdict["order"]].count(True) == 2
+        time.sleep(0.3)
+        got = tv_layout(driver, ("four ranks", width))
+        ranks = [t for t in got["texts"] if t["text"] in ("FIRST", "SECOND", "THIRD", "FOURTH")]
+        assert len(ranks) == 4 and any(t["text"].startswith("EARLY: the throw") for t in got["texts"])
+        table, matrix = driver.execute_script(
+            "return ['table', 'matrix'].map((id) => document.getElementById(id).getBoundingClientRect())"
+            ".map((r) => [r.left, r.top, r.right, r.bottom])")
+        assert not _overlap(table, matrix), (table, matrix)
+        for name in NAMES:                # a whole name, never cut
+            assert any(t["text"] == name for t in got["texts"]), name
+        lobbies = count(driver, "lobby")
+        driver.execute_script("window.courtside.send('mode referee')")
+        wait_event(driver, "lobby", after=lobbies)
+        driver.execute_script(tap, [0, 4, 16])
+        wait_event(driver, "referee")
+        for line in ("position 1@d1 2@e1 *b8n *g8n r0 t1", "dice 3 5", "move 1 up up", "move 2 up up"):
+            driver.execute_script("window.courtside.send(arguments[0])", line)
+            time.sleep(0.1)
+        wait_for(driver, "return document.getElementById('roll-face').checkVisibility()",
+                 what="the bounce die's face")
+        got = tv_layout(driver, ("the bounce die", width))
+        assert any(t["text"].startswith("Ball 1 bounces") for t in got["texts"])
     finally:
         driver.set_window_size(1400, 1000)

@@ -29,7 +29,6 @@ import sys
 import tarfile
 import threading
 import time
-from pathlib import Path
 
 import pytest
 from conftest import ROOT, interruptible
@@ -277,13 +276,11 @@ def test_the_bundle_holds_the_firmware_the_renderer_and_the_pin_map(server):
     assert files["lib/courtside/core.py"] == (paths.FIRMWARE / "courtside" / "core.py").read_text()
     trees = [paths.FIRMWARE / name for name in ("courtside", "courtside_sim", "courtside_follow")]
     expected = {"lib/" + p.relative_to(paths.FIRMWARE).as_posix() for t in trees for p in t.rglob("*.py")}
-    host = Path(webserver.__file__).parents[1]
-    expected |= {"lib/courtside_host/" + n
-                 for n in ("__init__.py", "views/__init__.py", "views/render.py", "views/webview.py")}
     expected.add("hardware/pinmap.json")
-    assert set(files) == expected
+    assert set(files) == expected         # nothing of the laptop-only package
     assert "lib/courtside/deathball/engine.py" in files and "lib/courtside_sim/board.py" in files
-    assert files["lib/courtside_host/views/render.py"] == (host / "views" / "render.py").read_text()
+    page = paths.FIRMWARE / "courtside_follow" / "page.py"
+    assert files["lib/courtside_follow/page.py"] == page.read_text()
     assert files["hardware/pinmap.json"] == paths.PINMAP.read_text()
 
 
@@ -319,12 +316,13 @@ def test_the_bundle_is_what_the_pages_manifest_names(tmp_path):
     (tmp_path / "extra").mkdir()
     (tmp_path / "extra" / "spare.py").write_text("SPARE = 1\n")
     changed = tmp_path / "manifest.py"
-    changed.write_text(page.replace('module("courtside_host/views/webview.py", base_path="$(HOST)")\n', "")
-                       + 'module("spare.py", base_path="extra")\n')
+    changed.write_text(page.replace('package("courtside_sim", base_path="$(FIRMWARE)")\n', "")
+                       + 'module("spare.py", base_path="extra")\n'
+                       + 'module("courtside_host/views/render.py", base_path="$(HOST)")\n')
     made = webserver.bundle(manifest=changed)["files"]
     assert made["lib/spare.py"] == "SPARE = 1\n"
-    assert "lib/courtside_host/views/webview.py" not in made
-    assert "lib/courtside_host/views/render.py" in made and "lib/courtside_sim/board.py" in made
+    assert "lib/courtside_sim/board.py" not in made
+    assert "lib/courtside_host/views/render.py" in made and "lib/courtside_follow/page.py" in made
     changed.write_text('package("courtside", files=["__init__.py", "core.py"], base_path="$(FIRMWARE)")\n')
     made = webserver.bundle(manifest=changed)["files"]
     assert sorted(made) == ["hardware/pinmap.json", "lib/courtside/__init__.py", "lib/courtside/core.py"]

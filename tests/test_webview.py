@@ -1,4 +1,4 @@
-"""The web page's view (``courtside_host.views.webview``): the one renderer, run in the page by
+"""The web page's view (``courtside_follow.page``): the one renderer, run in the page by
 MicroPython, says the same as on CPython, and says what a table needs to see."""
 
 import json
@@ -6,20 +6,25 @@ import subprocess
 import sys
 
 from conftest import FIRMWARE, ROOT, simulate
-from courtside_host.views import render, webview
+from courtside_follow import page as webview
+from courtside_host.views import render
 
 HOST = ROOT / "host"
 
-# Every line through the view, and the view's state after it, one JSON text per line.
+# Every line through the view, arriving at its own time on the page's clock, what the view
+# shows by then and its state after it, one JSON text per line; then what is left.
 DRIVER = """
-import sys
-from courtside_host.views.webview import View
+import json, sys
+from courtside_follow.page import View
 view = View()
 view.name(1, "Ann")
+now = 0
 with open(sys.argv[-1]) as f:
     for line in f:
-        print(view.feed(line.rstrip("\\n")))
+        now = max(now, json.loads(line)["t"] // 1000)
+        print(view.feed(line.rstrip("\\n"), now))
         print(view.state())
+print(view.due())
 print(view.cells(bytes(range(192))))
 """
 
@@ -29,7 +34,7 @@ def views(exe, stream, tmp_path):
     path.write_text(stream)
     script = tmp_path / "drive.py"
     script.write_text(DRIVER)
-    env = {"PYTHONPATH": "%s:%s" % (FIRMWARE, HOST), "MICROPYPATH": "%s:%s:.frozen" % (FIRMWARE, HOST)}
+    env = {"PYTHONPATH": str(FIRMWARE), "MICROPYPATH": "%s:.frozen" % FIRMWARE}     # no laptop package
     run = subprocess.run([exe, str(script), str(path)], capture_output=True, text=True, timeout=120,
                          env=env, check=False)
     assert run.returncode == 0, run.stderr[-2000:]
@@ -41,7 +46,9 @@ def test_the_view_says_the_same_on_micropython_and_cpython(micropython, tmp_path
         stream = simulate(sys.executable, ROOT / "tests" / "scripts" / (script + ".jsonl")).stdout
         on_cpython = views(sys.executable, stream, tmp_path)
         assert views(micropython, stream, tmp_path) == on_cpython
-        assert len(on_cpython) == 2 * stream.count("\n") + 1
+        assert len(on_cpython) == 2 * stream.count("\n") + 2
+        shown = [said for item in on_cpython[0:-2:2] for said in item] + on_cpython[-2]
+        assert len(shown) == stream.count("\n")             # each event once, in the end
 
 
 HELLO = ('{"ev":"hello","t":0,"boxes":4,"can_save":false,"capture":"sim","fw":"0.1.0","mode":"%s",'
@@ -53,11 +60,11 @@ def test_a_verdict_reads_as_ranks_with_lag_and_early():
     view = webview.View()
     view.name(2, "Bo")
     view.feed(HELLO % "dodgeball")
-    said = json.loads(view.feed('{"ev":"verdict","t":5,"c":3,"tie_us":1000,"order":['
-                                '{"n":1,"p":1,"b":"THROW","rank":1,"tie":true,"lag":0,"early":false},'
-                                '{"n":2,"p":2,"b":"CATCH","rank":1,"tie":true,"lag":400,"early":false},'
-                                '{"n":3,"p":3,"b":"DODGE","rank":3,"lag":250000,"tie":false,'
-                                '"early":"no throw open"}]}'))
+    (said,) = json.loads(view.feed('{"ev":"verdict","t":5,"c":3,"tie_us":1000,"order":['
+                                   '{"n":1,"p":1,"b":"THROW","rank":1,"tie":true,"lag":0,"early":false},'
+                                   '{"n":2,"p":2,"b":"CATCH","rank":1,"tie":true,"lag":400,"early":false},'
+                                   '{"n":3,"p":3,"b":"DODGE","rank":3,"lag":250000,"tie":false,'
+                                   '"early":"no throw open"}]}'))
     assert said["ev"] == "verdict" and said["sentence"] == render.sentence(view.last, view.names)
     order = json.loads(view.state())["verdict"]["order"]
     assert [(o["rank_word"], o["tie"], o["who"]) for o in order] == [
@@ -91,19 +98,36 @@ def test_the_status_and_the_winner_follow_the_board(tmp_path):
                       + '{"t": 51000000, "p": 0, "b": "MAIN"}\n')
     view = webview.View()
     view.name(2, "Bo")
-    seen = []
+    seen = []      # (kind, the view's state once the matrix shows it and what came with it)
+    now = 0
+    said = []
+
+    def shown():
+        state = json.loads(view.state())
+        seen.extend((item["ev"], state) for item in said)
+        del said[:]
+
     for line in simulate(sys.executable, script).stdout.splitlines():
-        said = json.loads(view.feed(line))
-        seen.append((said["ev"], json.loads(view.state())))
+        t = json.loads(line)["t"] // 1000       # each line arrives at its time (the lines of
+        if t > now:                             # one pass at once, the page drawing after them)
+            shown()
+        while now + 20 < t:                     # the page's timer asking meanwhile
+            now += 20
+            said.extend(json.loads(view.due(now)))
+            shown()
+        now = max(now, t)
+        said.extend(json.loads(view.feed(line, now)))
+    shown()
     setups = [s for kind, s in seen if kind == "setup"]
     assert [s["status"].split(".")[0] for s in setups] == [
-        "wait: Bo (yellow) to set up", "wait: Player 3 (cyan) to set up", "wait: the balls are moving"]
+        "wait: Bo (yellow) to set up", "wait: Player 3 (cyan) to set up", "wait: Player 1 (red) to move"]
     assert [s["turn"] for s in setups[:2]] == [2, 3]
     runs = [s for kind, s in seen if kind in ("bounce", "ball")]
     assert runs and all(s["status"].startswith("wait: the balls are moving.") for s in runs)
-    assert all(s["turn"] is None and s["board"]["turn"] is None and s["busy"] for s in runs)
+    bad = [s for s in runs if not (s["turn"] is None and s["board"]["turn"] is None and s["busy"])]
+    assert not bad, [(s["turn"], s["board"]["turn"], s["busy"]) for s in bad]
     won = [i for i, (kind, s) in enumerate(seen) if s["winner"]]
-    assert seen[won[0]][0] == "ready"                  # once the matrix has shown the end
+    assert seen[won[0]][0] == "winner"                 # once the matrix has shown the end
     assert seen[won[0] - 1][1]["status"].startswith("wait: the balls are moving.")
     assert seen[won[0]][1]["winner"] == "Player 3 (cyan) wins the game!"
     new = next(i for i, (kind, _s) in enumerate(seen) if kind == "referee" and i > won[0])
@@ -115,3 +139,52 @@ def test_the_status_and_the_winner_follow_the_board(tmp_path):
     assert last["status_board"] == "wait: ROLL for initiative. Press ROLL; then each player sets up in turn."
     assert not [s for _, s in seen if "Space" in s["status_board"] or "arrow keys" in s["status_board"]]
     assert seen[-1][1]["stage"] == "game" and not seen[-1][1]["board"]["squares"].get("f4")
+
+
+def test_a_half_entered_move_is_said_and_shown():
+    """The first arrow of a move (``pending``, stream 5): the status says it and how to take
+    it back, the board marks the square it reaches, the matrix rebuilt for a page watching
+    a board draws it dim, as the board's own matrix does."""
+    view = webview.View()
+    view.feed(HELLO.replace('"stream":4', '"stream":5') % "referee")
+    view.feed('{"ev":"referee","t":1,"players":[1,2]}')
+    view.feed('{"ev":"position","t":1,"phase":"play","text":"1@c3 2@f3 *b7n *g7s t1"}')
+    view.feed('{"ev":"turn","t":1,"p":1,"phase":"play","round":1}')
+    before = view.matrix()
+    said = json.loads(view.feed('{"ev":"pending","t":2,"p":1,"arrows":["up"]}'))
+    assert said[0]["sentence"].startswith("Player 1 (red) enters up")
+    state = json.loads(view.state())
+    assert state["status"].startswith("wait: Player 1 (red) to move: up entered. One more arrow moves; "
+                                      "DOWN takes UP back.")
+    assert state["board"]["pending"] == "c4"
+    after, before = json.loads(view.matrix()), json.loads(before)
+    lit = [i for i in range(64) if after[3 * i:3 * i + 3] != before[3 * i:3 * i + 3]]
+    assert lit == [(8 - 4) * 8 + 2]                      # c4 (row 8 on top), and nothing else
+    view.feed('{"ev":"undo","t":3,"p":1,"arrows":["up"]}')
+    state = json.loads(view.state())
+    assert state["board"]["pending"] is None and state["status"].startswith("wait: Player 1 (red) to move.")
+
+
+def test_a_watched_board_shows_the_set_up_cursor_as_the_board_does():
+    """``cursor`` (stream 5): the page watching a board draws the set-up squares and the
+    cursor on its rebuilt matrix, the very picture the board's matrix shows
+    (``view.setup``), and marks the square on its board."""
+    from courtside.deathball import view as board_view
+    from courtside.deathball.track import Shown
+    view = webview.View()
+    for line in (HELLO.replace('"stream":4', '"stream":5') % "referee",
+                 '{"ev":"referee","t":1,"players":[1,2]}',
+                 '{"ev":"order","t":2,"order":[2,1]}',
+                 '{"ev":"turn","t":2,"p":2,"phase":"setup","round":0}'):
+        view.feed(line)
+    first = json.loads(view.matrix())
+    assert json.loads(view.state())["board"]["cursor"] == "c1"
+    view.feed('{"ev":"cursor","t":3,"p":2,"square":"e1"}')
+    assert json.loads(view.state())["board"]["cursor"] == "e1"
+    want = bytearray(192)
+    shown = Shown()
+    board_view.setup(want, shown, [2, 3, 4, 5], 2, board_view.PLAYER_COLOURS[1])
+    assert json.loads(view.matrix()) == list(want) != first
+    view.feed('{"ev":"setup","t":4,"p":2,"square":"e1"}')
+    view.feed('{"ev":"turn","t":4,"p":1,"phase":"setup","round":0}')
+    assert json.loads(view.state())["board"]["cursor"] == "c1"        # the next turn: the first free

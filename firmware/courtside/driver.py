@@ -100,7 +100,9 @@ async def run(core, hw):
         wait_ms = one_pass(core, hw, lines)
 
 
-IDLE_JUMP_MS = 60000   # virtual time passed at once while nothing is due (< 2**29 us)
+# Virtual time passed at once while nothing is due: short of half the tick circle (2**29
+# us), so a jump never reads as going back; the passes in between would do nothing.
+IDLE_JUMP_MS = 500000
 
 
 def run_until(core, hw, idle_ms=0):

@@ -52,12 +52,15 @@ referee players
 roll purpose face forced | p
 initiative tied face
 order order
+cursor p square
 setup p square
 turn p round phase
+hold why
 ready p
 skip p round
 move p arrows start end
 push p by start end
+pending p arrows
 undo p arrows
 refuse p reason arrows
 bounce ball square template face forced incoming heading

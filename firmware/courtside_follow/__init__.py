@@ -9,6 +9,9 @@ every face (the terminal, the page, the monitor, replay) stands on one reading o
   phase, the players, whose turn it is (set-up included), what the board is waiting
   for, the open contest, the last verdict, the winner, the settings in force, and the
   Deathball board (``courtside.deathball.track.Shown``);
+- ``pace``: the matrix's schedule read from the stream: each record held back until the
+  matrix shows it (a run step by step, the die's face after its tumble), then fed to the
+  follower, so no face tells what the matrix has not shown yet;
 - ``face``: what every face says and draws from a follower, in the game's words: each
   event's sentence, names and colours, a verdict's banner, the status line (``wait: P2 to
   set up``, ``wait: the balls are moving``), the board's squares, the matrix's cells.

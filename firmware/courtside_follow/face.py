@@ -18,8 +18,11 @@ the MicroPython unix port and the page's WebAssembly.
 import json
 
 from courtside.deathball import notation
+from courtside.deathball.rules import ARROW_NAMES, ARROWS, OPPOSITE, SETUP_SQUARES
 from courtside.deathball.view import BALL_COLOURS
 from courtside.display import COLOURS
+
+from courtside_follow.follower import BUSY_RUN
 
 FACE: dict = {
     # players 1..4: the colour every view names them by (the box LED has the same colour);
@@ -146,8 +149,8 @@ def _press(ev, n):
     who = n.label(ev.get("p"))
     when = "first" if not ev.get("lag") else "+" + ms(ev["lag"])
     text = "%s plays %s (contest %s, %s)." % (who, ev.get("b"), ev.get("c"), when)
-    if ev.get("early"):   # on arrival; the verdict says why (no throw open, or already answered)
-        text += " Early: no throw of another player is waiting for it."
+    if ev.get("early"):   # on arrival; the verdict settles it, in the same words
+        text += " Early: %s (the verdict settles it)." % early_words("no throw open")
     return text
 
 
@@ -194,6 +197,8 @@ def _clamp(ev, n):
     return "%s is moved in from %s to %s." % (what, ev.get("start"), ev.get("end"))
 
 
+_HOLDING = {"rolls": "the initiative rolls", "move": "the move", "run": "the deathballs' run"}
+
 _SENTENCES = {
     "hello": lambda e, n: "Courtside %s started in %s (stream %s, capture %s)." % (
         e.get("fw"), mode_name(e.get("mode")), e.get("stream"), e.get("capture")),
@@ -231,6 +236,7 @@ _SENTENCES = {
     "setup": lambda e, n: "%s sets up on %s." % (n.label(e.get("p")), e.get("square")),
     "turn": lambda e, n: ("%s to set up." % n.label(e.get("p")) if e.get("phase") == "setup" else
                           "Round %s: %s to move." % (e.get("round"), n.label(e.get("p")))),
+    "hold": lambda e, n: "The matrix shows %s; presses wait." % _HOLDING.get(e.get("why"), e.get("why")),
     "ready": lambda e, n: "The board takes %s's presses again." % n.label(e.get("p"))
     if e.get("p") is not None else "The board has shown it all.",
     "skip": lambda e, n: "%s has no legal move and skips." % n.label(e.get("p")),
@@ -238,6 +244,9 @@ _SENTENCES = {
         n.label(e.get("p")), " ".join(e.get("arrows") or ()), e.get("start"), e.get("end") or "death"),
     "push": lambda e, n: "%s pushes %s from %s to %s." % (
         n.label(e.get("by")), n.label(e.get("p")), e.get("start"), e.get("end")),
+    "cursor": lambda e, n: "%s's set-up cursor on %s." % (n.label(e.get("p")), e.get("square")),
+    "pending": lambda e, n: "%s enters %s: one more arrow moves (the opposite takes it back)." % (
+        n.label(e.get("p")), " ".join(e.get("arrows") or ())),
     "undo": lambda e, n: "%s takes back %s." % (n.label(e.get("p")), " ".join(e.get("arrows") or ())),
     "refuse": lambda e, n: "%s: refused, %s." % (n.label(e.get("p")), e.get("reason")),
     "bounce": lambda e, n: "Ball %s bounces on %s: rolled %s, now heading %s." % (
@@ -438,6 +447,31 @@ def stage(f):
     return "game" if f.phase is not None else ""
 
 
+def pending_square(f):
+    """The square (0-63, a1 = 0) the first arrow of the move being entered reaches, as the
+    matrix shows it dim, or None."""
+    p = mover(f)
+    if p is None or f.pending not in ARROW_NAMES or f.board is None or p - 1 not in f.board.where:
+        return None
+    dx, dy = ARROWS[ARROW_NAMES.index(f.pending)]
+    sq = f.board.where[p - 1]
+    col, row = (sq & 7) + dx, (sq >> 3) + dy
+    return row * 8 + col if 0 <= col < 8 and 0 <= row < 8 else None
+
+
+def setup_cursor(f):
+    """Set-up: (the free set-up squares, the index of the one the cursor is on) as the
+    matrix shows them, or None outside a set-up turn."""
+    if f.phase != "setup" or f.board is None or mover(f) is None:
+        return None
+    taken = set(f.board.where.values())
+    free = [sq for sq in SETUP_SQUARES if sq not in taken]
+    if not free:
+        return None
+    at = notation.square_of(f.cursor) if f.cursor else free[0]
+    return free, free.index(at) if at in free else 0
+
+
 def mover(f):
     """The player whose presses the board takes now (set-up or move), or None."""
     return f.turn if f.busy is None and f.phase in ("setup", "play") else None
@@ -445,11 +479,10 @@ def mover(f):
 
 def waiting(f, names=None):
     """``f.waiting`` with the player it waits for by name: "Ann (red) to move"."""
-    said = f.waiting
     p = mover(f)
-    if p is not None and said.startswith("P%d to " % p):
-        return (names or Names()).label(p) + said[len("P%d" % p):]
-    return said
+    if p is None:
+        return f.waiting
+    return "%s to %s" % ((names or Names()).label(p), f.doing())
 
 
 def winner_sentence(f, names=None):
@@ -480,7 +513,7 @@ def advice(f, names=None, keys=True):
         return "Play: press the button of the card you slap down; first wins."
     if phase == "initiative":
         return "Press ROLL%s; then each player sets up in turn." % (" (Space)" if keys else "")
-    if f.busy == "the balls are moving" or (f.busy is None and f.turn is None and phase == "play"):
+    if f.busy == BUSY_RUN or (f.busy is None and f.turn is None and phase == "play"):
         return "ROLL%s skips to the end of the run." % (" (Space)" if keys else "")
     if f.busy is not None:
         return _BUSY_ADVICE
@@ -489,8 +522,16 @@ def advice(f, names=None, keys=True):
     if phase == "setup":
         return "LEFT/RIGHT pick a square, UP/DOWN places."
     if phase == "play":
-        return "Two arrows (the arrow keys work for this box)." if keys else "Two arrows on the box."
+        return _arrows(f, keys)
     return ""
+
+
+def _arrows(f, keys):
+    """What the player to move does: two arrows, or with the first in, one more."""
+    if f.pending in ARROW_NAMES:
+        back = ARROW_NAMES[OPPOSITE[ARROW_NAMES.index(f.pending)]]
+        return "One more arrow moves; %s takes %s back." % (back.upper(), f.pending.upper())
+    return "Two arrows (the arrow keys work for this box)." if keys else "Two arrows on the box."
 
 
 def status(f, names=None, keys=True):

@@ -15,6 +15,9 @@ board is a ``courtside.deathball.track.Shown`` (its players 0 to 3, as the firmw
     f.turn       # Deathball: the player to set up or to move, else None
     f.waiting    # what the board waits for: "players to join", "P3 to move", ...
     f.busy       # Deathball: what the matrix shows while presses are refused, or None
+    f.pending    # Deathball: the first arrow of the move being entered ("up"), or None
+    f.cursor     # Deathball set-up: the square the set-up cursor is on ("d1"), None: the first free
+    f.roll       # the last die roll or bounce record (the die's face), or None
     f.contest    # Dodge Ball: the open contest, {"c": n, "presses": [press records]}
     f.verdict    # the last verdict record, its tie records in "ties"
     f.winner, f.over, f.together   # Deathball: the game's end (winner None: nobody)
@@ -23,13 +26,16 @@ board is a ``courtside.deathball.track.Shown`` (its players 0 to 3, as the firmw
 
 What the board waits for, after an event, is the board's own state after the pass that
 wrote it: a set-up ``turn`` comes with ``order``, a ``turn`` with the deathballs' run,
-while the matrix still shows the rolls or the run; ``ready`` says when the board takes
-that player's presses (docs/deathball.md#events).
+while the matrix still shows the rolls or the run; ``hold`` says when the board starts
+holding presses back and why, ``ready`` when it takes that player's presses again
+(docs/deathball.md#events). A stream before 5 has no ``hold``: there the events the
+matrix takes time to show stand for it (``_HELD``).
 """
 
 from courtside import events
 from courtside import settings as config
 from courtside.deathball.track import Shown
+from courtside.lobby import MIN_PLAYERS
 
 from courtside_follow import schema
 
@@ -37,10 +43,12 @@ from courtside_follow import schema
 BUSY_ROLLS = "the rolls are shown"
 BUSY_RUN = "the balls are moving"
 BUSY_MOVE = "the move is shown"
-MIN_PLAYERS = 2      # a lobby starts with two players or more (courtside.lobby)
+# What the matrix holds the board for, by the ``hold`` event's ``why``.
+BUSY_OF = {"rolls": BUSY_ROLLS, "run": BUSY_RUN, "move": BUSY_MOVE}
+HOLD_STREAM = 5      # the first stream version that says ``hold``
 
-# The events the referee's matrix takes time to show, holding presses back until ``ready``
-# (courtside.deathball.modes: RefereeMode._next).
+# A stream before 5: the events the referee's matrix takes time to show, holding presses
+# back until ``ready``.
 _HELD = {"bounce": BUSY_RUN, "ball": BUSY_RUN, "death": BUSY_MOVE, "shrink": BUSY_MOVE}
 
 
@@ -55,6 +63,8 @@ class Follower:
         self.mode = None
         self.t = None            # the time of the last event
         self.events = 0          # events fed
+        self.unread = 0          # of them, records with values no board writes (see feed)
+        self.command = None      # the first word of the last command line, as a list
         self._enter(None)
 
     def _enter(self, mode):
@@ -69,7 +79,7 @@ class Follower:
         """Nothing of a game known: no turn, contest, verdict, winner, board or refusal
         (``refused``: the last ``refuse`` or ``refused`` record)."""
         self.turn = self.busy = self.contest = self.verdict = None
-        self.winner = self.board = self.refused = None
+        self.winner = self.board = self.refused = self.pending = self.roll = self.cursor = None
         self.over = False
         self.together = []
 
@@ -91,15 +101,22 @@ class Follower:
 
     def _referee_waiting(self):
         phase = self.phase
-        if phase == "initiative":
-            return "ROLL for initiative"
         if self.busy is not None:
             return self.busy           # presses refused (ROLL shows the end at once)
+        if phase == "initiative":
+            return "ROLL for initiative"
         if phase == "over":
             return "ROLL for a new game"
         if self.turn is None:
             return BUSY_RUN            # the round is over: the run is being worked out
-        return "P%d to %s" % (self.turn, "set up" if phase == "setup" else "move")
+        return "P%d to %s" % (self.turn, self.doing())
+
+    def doing(self):
+        """What the player whose turn it is does: "set up", "move", or with a move's first
+        arrow in, "move: up entered" ."""
+        if self.phase == "setup":
+            return "set up"
+        return "move" if self.pending is None else "move: %s entered" % self.pending
 
     # -- feeding --------------------------------------------------------------------------
 
@@ -121,17 +138,28 @@ class Follower:
         return problem
 
     def feed(self, ev):
-        """Take one event record (``{"ev": kind, "t": us, ...}``), checked by the schema."""
+        """Take one event record (``{"ev": kind, "t": us, ...}``), checked by the schema.
+        The schema checks each field's type, not every value: a record no board writes (a
+        heading or a square that is none, an empty order) changes what it can and is
+        counted in ``unread``; what the follower knew stands."""
         kind = ev["ev"]
         self.t = ev["t"]
         self.events += 1
         handle = _HANDLERS.get(kind)
-        if handle is not None:
-            handle(self, ev)
-        if self.board is not None:
-            self.board.apply(kind, ev)
-            if kind in _HELD and self.busy != BUSY_RUN:
-                self.busy = _HELD[kind]
+        try:
+            if handle is not None:
+                handle(self, ev)
+            if self.board is not None:
+                self.board.apply(kind, ev)
+        except (ValueError, KeyError, IndexError, TypeError):
+            self.unread += 1
+            return
+        if self.board is not None and kind in _HELD and self.busy != BUSY_RUN and not self.says_hold():
+            self.busy = _HELD[kind]
+
+    def says_hold(self):
+        """True when the stream says when the board holds presses (``hold``, version 5)."""
+        return type(self.stream) is not int or self.stream >= HOLD_STREAM
 
     def _hello(self, ev):
         self.stream = ev.get("stream")
@@ -207,8 +235,12 @@ class Follower:
         self.board = Shown()
 
     def _roll(self, ev):
-        if ev["purpose"] == "initiative":
+        self.roll = ev
+        if ev["purpose"] == "initiative" and not self.says_hold():
             self.busy = BUSY_ROLLS
+
+    def _hold(self, ev):
+        self.busy = BUSY_OF.get(ev["why"], ev["why"])
 
     def _order(self, ev):
         self.phase = "setup"
@@ -221,10 +253,23 @@ class Follower:
 
     def _turn(self, ev):
         self.turn = ev["p"]
+        self.pending = self.cursor = None
         self.phase = ev.get("phase", "play")
 
+    def _bounce(self, ev):
+        self.roll = ev
+
+    def _cursor(self, ev):
+        self.cursor = ev["square"]
+
+    def _pending(self, ev):
+        self.pending = ev["arrows"][0] if ev["arrows"] else None
+
+    def _undo(self, ev):
+        self.pending = None
+
     def _moved(self, ev):
-        self.turn = None                 # until the next turn, or the run
+        self.turn = self.pending = None  # until the next turn, or the run
 
     def _ready(self, ev):
         self.busy = None
@@ -236,8 +281,13 @@ class Follower:
         self.together = list(ev["together"])
         self.turn = None
 
+    def _cmd(self, ev):
+        self.command = ev["line"].split()[:1]
+
     def _position(self, ev):
         self.phase = ev["phase"]
+        if self.command == ["position"]:
+            self.pending = None          # a position set (``state`` only says where it stands)
         try:
             self.board = Shown.from_position(ev["text"])
         except (ValueError, IndexError, KeyError):
@@ -255,6 +305,8 @@ _HANDLERS = {
     "tie": Follower._tie,
     "referee": Follower._referee, "roll": Follower._roll, "order": Follower._order,
     "setup": Follower._setup, "turn": Follower._turn, "move": Follower._moved,
-    "skip": Follower._moved, "ready": Follower._ready, "winner": Follower._winner,
-    "position": Follower._position,
+    "skip": Follower._moved, "hold": Follower._hold, "pending": Follower._pending,
+    "undo": Follower._undo, "bounce": Follower._bounce, "cursor": Follower._cursor,
+    "ready": Follower._ready, "winner": Follower._winner,
+    "position": Follower._position, "cmd": Follower._cmd,
 }

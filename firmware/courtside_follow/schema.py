@@ -12,6 +12,7 @@ write), or None. Runs on CPython and on the MicroPython unix port.
 
 from courtside import events
 from courtside import settings as config
+from courtside.pins import ARROWS, BUTTONS
 
 MAX_T = 1 << 40          # us, about 12.7 days: no board session logs a later time
 MAX_BOXES = 4
@@ -39,7 +40,7 @@ NULLABLE = ("winner p", "refuse arrows", "ready p", "move end")
 # may lack them.
 SINCE = {"hello settings": 2, "hello can_save": 4, "turn phase": 4}
 INPUTS = ("press", "ignored", "button", "release", "stuck", "unstuck")
-BUTTON_NAMES = ("THROW", "DODGE", "CATCH", "PASS", "UP", "DOWN", "LEFT", "RIGHT", "MAIN")
+BUTTON_NAMES = BUTTONS + ARROWS + ("MAIN",)     # the pin map's names, as the stream says them
 PRESS_FIELDS = (("n", int), ("p", int), ("rank", int), ("lag", int), ("b", str), ("tie", bool))
 
 _TYPE_OF = {}

@@ -63,6 +63,20 @@ def tumble_delays(fast=False):
     return out
 
 
+def face_ms(fast=False, pace=100):
+    """How long a roll's face stays before the arrow (or the end), in ms at ``pace``."""
+    return scaled(_FACE_MS // 2 if fast else _FACE_MS, pace)
+
+
+def times(fast=False, pace=100):
+    """(face shown, face ends): ms from a roll's start until its face shows and until it
+    is gone, as ``Roll`` shows it; for a laptop that follows the stream (no rng needed)."""
+    total = 0
+    for ms in tumble_delays(fast):
+        total += scaled(ms, pace)
+    return total, total + face_ms(fast, pace)
+
+
 def tumble_faces(face, count, rng):
     """``count`` faces to show before ``face``: none equal to the one shown just before it,
     and the last differs from ``face`` too. Each is a fair pick among the five allowed."""
@@ -96,7 +110,7 @@ class Roll:
         for ms in delays:
             total += scaled(ms, pace)
             self.ends.append(total)
-        self.face_end = total + scaled(_FACE_MS // 2 if fast else _FACE_MS, pace)
+        self.face_end = total + face_ms(fast, pace)
         self.arrow_end = self.face_end + (scaled(_ARROW_MS // 2 if fast else _ARROW_MS, pace) if arrow else 0)
 
     def at(self, now):

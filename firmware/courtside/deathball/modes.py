@@ -20,18 +20,24 @@ from courtside.settings import scaled
 from courtside.stage import Stage
 from courtside.text import whole
 
-# How long the matrix holds each picture at pace 100; the ``pace`` setting scales all of
-# them (``_ms``) but the blink: the blink holds nothing back (presses are taken while it
+# How long the matrix holds each picture at pace 100 (public: a laptop's face follows the
+# same schedule, courtside_follow.pace); the ``pace`` setting scales all of them (``_ms``)
+# but the blink: the blink holds nothing back (presses are taken while it
 # runs), and it says whose turn it is, which a flicker four times as fast or a crawl four
 # times as slow would say less clearly.
 _BLINK_MS = const(350)
-_BARS_MS = const(2500)
-_STEP_MS = const(260)
-_DEATH_MS = const(700)
-_SHRINK_MS = const(900)
-_HEADING_MS = const(1000)
-_CATCH_UP_STEPS = const(64)
-_TUNE_OF = {"turn": "turn", "winner": "win"}   # animation steps one input may catch up (a run has ~30)
+BARS_MS = const(2500)
+STEP_MS = const(260)
+DEATH_MS = const(700)
+SHRINK_MS = const(900)
+HEADING_MS = const(1000)
+_CATCH_UP_STEPS = const(64)   # animation steps one input may catch up (a run has ~30)
+_TUNE_OF = {"turn": "turn", "winner": "win"}   # the tune an event plays when the matrix shows it
+# Why the matrix holds presses back (the ``hold`` event), by the event it is showing; and
+# what a press refused meanwhile is told. Once the run is shown a hold stays "run".
+HOLD_WHY = {"roll": "rolls", "bounce": "run", "ball": "run", "death": "move", "shrink": "move"}
+WAIT_FOR = {"rolls": "wait for the rolls", "run": "wait for the deathballs",
+            "move": "wait for the move to be shown"}
 
 
 class RefereeMode(Stage):
@@ -69,7 +75,7 @@ class RefereeMode(Stage):
         self.rolls = []          # initiative rolls for the bars
         self.blink_on = True
         self.blink_at = ctx.now
-        self.held = False        # presses were refused while the matrix showed rolls or a run
+        self.held = None         # why presses are held back (HOLD_WHY), None: they are taken
         ctx.emit("referee", players=[b + 1 for b in self.game.players])
         self._leds(ctx)
         self._draw(ctx)
@@ -111,8 +117,7 @@ class RefereeMode(Stage):
         """One arrow from a box; returns None or why it was refused."""
         g = self.game
         if self.queue or self.roll is not None:
-            running = self.roll is not None or [1 for k, _ in self.queue if k == "ball"]
-            return self._refuse(ctx, player, "wait for the deathballs" if running else "wait for the rolls")
+            return self._refuse(ctx, player, WAIT_FOR[self.held or "run"])
         if g.phase not in (engine.SETUP, engine.PLAY):
             return self._refuse(ctx, player, "no move now")
         if player != g.turn:
@@ -127,6 +132,7 @@ class RefereeMode(Stage):
         free = self.game.free_setup_squares()
         if button in (2, 3):
             self.cursor = (self.cursor + (1 if button == 3 else -1)) % len(free)
+            ctx.emit("cursor", p=player + 1, square=notation.square_name(free[self.cursor]))
             ctx.tone("tick")
             self._draw(ctx)
             return
@@ -143,6 +149,7 @@ class RefereeMode(Stage):
                 return self._refuse(ctx, player, "no legal move starts that way",
                                     [rules.ARROW_NAMES[button]])
             self.pending = button
+            ctx.emit("pending", p=player + 1, arrows=[rules.ARROW_NAMES[button]])
         elif button == rules.OPPOSITE[first]:
             self.pending = None
             ctx.emit("undo", p=player + 1, arrows=[rules.ARROW_NAMES[first]])
@@ -219,27 +226,38 @@ class RefereeMode(Stage):
         """Apply queued events until one needs time on the matrix; returns ms to wait.
         ``now`` is when the last pause ended (the schedule, not the pass)."""
         while self.queue:
-            wait = self._next(ctx, now, self.queue.pop(0))
+            event = self.queue.pop(0)
+            wait = self._next(ctx, now, event)
             if wait:
-                self._held(ctx, now)
+                self._held(ctx, now, event[0])
                 return wait
         self._ready(ctx, now)
         self._leds(ctx)
         self._draw(ctx)
         return None
 
-    def _held(self, ctx, now):
+    def _held(self, ctx, now, kind):
         """The matrix holds the board from ``now``: presses are refused while it has events
         still to show (a pause after the last of them holds nothing back)."""
-        self.held = True
+        self._hold(ctx, now, kind)
         if not self.queue and self.roll is None and not self.game.running:
             self._ready(ctx, now)
+
+    def _hold(self, ctx, now, kind):
+        """The ``hold`` event: presses held back from ``now`` on the matrix's schedule, and
+        why (what ``kind`` of event the matrix shows); again when the reason changes (a
+        death shown, then the run)."""
+        why = HOLD_WHY.get(kind, "run")
+        held = self.held
+        if held is None or held not in (why, "run"):
+            self.held = why
+            ctx.emit_fields_at(now, "hold", {"why": why})
 
     def _ready(self, ctx, at):
         """The board takes presses again from tick ``at`` (the matrix's schedule, not the
         pass): the ``ready`` event, once after each time presses were held back."""
-        if self.held:
-            self.held = False
+        if self.held is not None:
+            self.held = None
             ctx.emit_fields_at(at, "ready", {"p": self._taking()})
 
     def _taking(self):
@@ -260,12 +278,12 @@ class RefereeMode(Stage):
         if kind == "ball":
             if self.queue and self.queue[0][0] == "ball" and self.queue[0][1]["step"] == event[1]["step"]:
                 return 0              # both balls' step shown as one
-            return self._pause(ctx, now, self._ms(ctx, _STEP_MS))
+            return self._pause(ctx, now, self._ms(ctx, STEP_MS))
         if kind == "death":
             ctx.tone("death")
-            return self._pause(ctx, now, self._ms(ctx, _DEATH_MS))
+            return self._pause(ctx, now, self._ms(ctx, DEATH_MS))
         if kind == "shrink":
-            return self._pause(ctx, now, self._ms(ctx, _SHRINK_MS))
+            return self._pause(ctx, now, self._ms(ctx, SHRINK_MS))
         if kind == "order":
             self.rolls = []
         elif kind in _TUNE_OF and event[1].get("phase") != "setup":
@@ -289,7 +307,7 @@ class RefereeMode(Stage):
         if ctx.seen:
             view.bars(self.frame, self.rolls)
             ctx.show(self.frame)
-        ms = self._ms(ctx, _BARS_MS)
+        ms = self._ms(ctx, BARS_MS)
         self.until = clock.add(now, ms * 1000)
         return ms
 
@@ -334,7 +352,7 @@ class RefereeMode(Stage):
         self._heading(ctx)
         # timed from when the roll ended, not from this pass: a late pass does not
         # stretch the animation, so an input finds it where a prompt board would
-        heading = self._ms(ctx, _HEADING_MS)
+        heading = self._ms(ctx, HEADING_MS)
         self.until = clock.add(self.roll.start, (self.roll.arrow_end + heading) * 1000)
         self.roll = None
         return heading
@@ -395,21 +413,9 @@ class RefereeMode(Stage):
 
     def _setup_board(self):
         """The free set-up squares dim in the colour of who sets up, the cursor bright."""
-        view.board(self.frame, self.shown)
         free = self.game.free_setup_squares()
-        at = self.cursor % len(free)
-        i = 0
-        while i < len(free):
-            self._setup_square(free[i], i == at)
-            i += 1
-
-    def _setup_square(self, sq, cursor):
-        colour = view.PLAYER_COLOURS[self.game.turn]
-        if not cursor:
-            colour = view.dim(colour, 4)
-        elif not self.blink_on:
-            colour = view.dim(colour, 2)
-        view.square(self.frame, sq, colour)
+        view.setup(self.frame, self.shown, free, self.cursor % len(free),
+                   view.PLAYER_COLOURS[self.game.turn], self.blink_on)
 
     def _pending_square(self):
         """The square the first arrow of a half-entered move reaches (None: none)."""

@@ -58,6 +58,17 @@ def square(frame, sq, colour):
     pixel(frame, sq & 7, 7 - (sq >> 3), colour)
 
 
+def setup(frame, shown, free, at, colour, blink=True):
+    """Set-up: the board of ``shown``, the ``free`` set-up squares dim in ``colour`` (the
+    player who sets up), the one at index ``at`` (the cursor) bright, half-bright in the
+    blink's dark phase."""
+    board(frame, shown)
+    i = 0
+    while i < len(free):
+        square(frame, free[i], colour if i == at and blink else dim(colour, 2) if i == at else dim(colour, 4))
+        i += 1
+
+
 def board(frame, shown, turn=None, blink=True, pending=None):
     """The whole board of ``shown`` (a ``track.Shown``: its figures, deathballs, headings
     and ring); ``turn`` the box whose figure blinks (dim when ``blink`` is False),

@@ -3,7 +3,8 @@
     courtside bringup [--port PORT] [--quick] [--buttons-seconds N]
 
 The board must carry the firmware (``courtside deploy``). The test itself runs on the
-board (``courtside.bringup``), started through ``mpremote``; its lines appear here as it
+board (``courtside.bringup``), started through mpremote's transport, opened as every
+command opens a board (``courtside_host.link.port.connect``); its lines appear here as it
 goes. Watch the matrix, the box LEDs and the buzzer, and press every button once when
 asked. Ctrl-C stops it and leaves the board dark and silent.
 
@@ -12,9 +13,6 @@ check failed or the test did not finish (the report says which).
 """
 
 from __future__ import annotations
-
-import subprocess
-import sys
 
 from courtside.bringup import BUTTONS_S
 
@@ -34,11 +32,6 @@ def board_code(quick: bool, buttons_s: int) -> str:
     return "import courtside.bringup as b; b.main(quick=%s, buttons_s=%d)" % (bool(quick), buttons_s)
 
 
-def command(port: str, quick: bool = False, buttons_s: int = BUTTONS_S) -> list:
-    """The mpremote command line that runs the bring-up on the board at ``port``."""
-    return [sys.executable, "-m", "mpremote", "connect", port, "exec", board_code(quick, buttons_s)]
-
-
 def outcome(lines):
     """What the board's report says: None when every check passed, else the problem."""
     faults = [line for line in lines if line.startswith("FAULT")]
@@ -56,13 +49,55 @@ def run(args) -> int:
     except link.BoardError as e:
         return problem.report("bringup", str(e))
     print("bring-up on %s: watch the matrix, the box LEDs and the buzzer; Ctrl-C stops" % port)
-    lines = []
-    with subprocess.Popen(command(port, args.quick, args.buttons_seconds), stdout=subprocess.PIPE,
-                          text=True, errors="replace") as proc:
-        for line in proc.stdout or ():
-            print(line, end="", flush=True)
-            lines.append(line.rstrip("\r\n"))
-    wrong = outcome([line for line in lines if line.strip()])
-    if wrong is None and proc.returncode == 0:
+    said = _Said()
+    try:
+        failed = _bring_up(port, board_code(args.quick, args.buttons_seconds), said)
+    except link.BoardError as e:
+        return problem.report("bringup", str(e))
+    said.flush()
+    wrong = outcome([line for line in said.lines if line.strip()])
+    if wrong is None and not failed:
         return 0
-    return problem.report("bringup", wrong or "mpremote failed (exit status %d)" % proc.returncode)
+    return problem.report("bringup", wrong or "the board stopped with an error: %s" % failed)
+
+
+def _bring_up(port, code, said):
+    """Run ``code`` on the board at ``port``, its output to ``said`` as it comes; returns the
+    board's error output ("" when it finished without one). Ctrl-C is passed on to the
+    board, which goes dark and silent."""
+    from mpremote.transport import TransportError
+    with link.connect(port) as board:
+        try:
+            board.exec_raw_no_follow(code)
+            try:
+                _, error = board.follow(None, said.data)
+            except KeyboardInterrupt:
+                board.serial.write(b"\x03")
+                _, error = board.follow(5, said.data)
+        except TransportError as e:
+            raise link.BoardError("the board on %s stopped answering (%s)" % (port, e)) from None
+    return error.decode("utf-8", "replace").strip()
+
+
+class _Said:
+    """The board's output, printed line by line as it comes and kept."""
+
+    def __init__(self):
+        self.lines = []
+        self.rest = b""
+
+    def data(self, chunk):
+        self.rest += chunk.replace(b"\x04", b"")
+        while b"\n" in self.rest:
+            line, self.rest = self.rest.split(b"\n", 1)
+            self._line(line)
+
+    def flush(self):
+        if self.rest.strip():
+            self._line(self.rest)
+        self.rest = b""
+
+    def _line(self, raw):
+        text = raw.decode("utf-8", "replace").rstrip("\r")
+        print(text, flush=True)
+        self.lines.append(text)

@@ -52,19 +52,25 @@ del _facts
 
 
 class Checks:
+    """Each check's line. A line is never broken by the program (the terminal wraps it), so
+    a path in it stays whole, to copy and paste."""
+
     def __init__(self, console):
         self.console = console
         self.problems = 0
 
+    def _say(self, text):
+        self.console.print(text, soft_wrap=True)
+
     def ok(self, what, detail=""):
-        self.console.print("[green]ok[/]       %s%s" % (what, ": " + detail if detail else ""))
+        self._say("[green]ok[/]       %s%s" % (what, ": " + detail if detail else ""))
 
     def bad(self, what, detail):
         self.problems += 1
-        self.console.print("[bold red]problem[/]  %s: %s" % (what, detail))
+        self._say("[bold red]problem[/]  %s: %s" % (what, detail))
 
     def note(self, what, detail):
-        self.console.print("[yellow]note[/]     %s: %s" % (what, detail))
+        self._say("[yellow]note[/]     %s: %s" % (what, detail))
 
 
 def add_arguments(parser):

@@ -19,7 +19,7 @@ import serial
 from rich.console import Console
 
 from courtside_host import problem
-from courtside_host.link.port import BoardError, Lines, event, find_port, start_firmware
+from courtside_host.link.port import BoardError, Lines, event, find_port, open_stream, start_firmware
 from courtside_host.records import eventlog
 from courtside_host.views import monitor, render
 
@@ -58,7 +58,8 @@ def together(text):
 
 def watch(ser, console, log=None, send=(), until=None, seconds=None, raw=False, typed=None,
           names=None):
-    """Show events from ``ser`` until ``until`` is seen, ``seconds`` pass or Ctrl-C.
+    """Show events from ``ser`` until ``until`` is seen (and shown: each event is told
+    when the board's matrix shows it), ``seconds`` pass or Ctrl-C.
 
     Returns the events seen (dicts). Command lines in ``send`` go out once the firmware has
     answered ``ping`` (or after a second without an answer); lines appended to ``typed``
@@ -71,31 +72,47 @@ def watch(ser, console, log=None, send=(), until=None, seconds=None, raw=False, 
     send_at = started + 1.0
     seen = []
     view = monitor.Monitor(names)
+    stopping = False
     while seconds is None or time.monotonic() - started < seconds:
         if pending and time.monotonic() >= send_at:
             lines.write_line(together(pending.pop(0)))
             send_at = time.monotonic() + 0.15
         while typed:                    # typed as on the command line: "a;b" is two lines
             lines.write_line(together(typed.pop(0)))
-        raw_line = lines.read(0.05)
-        if raw_line is None:
-            continue
+        got = _arrived(lines, console, raw)      # the lines there now, one pass's at once
+        now = time.monotonic_ns() // 1000
+        for text, ev in got:
+            seen.append(ev)
+            if log is not None:
+                log.line(text)              # kept as it came
+            if ev["ev"] == "pong" and pending and send_at > time.monotonic():
+                send_at = time.monotonic()
+            view.put(ev, now)
+        for shown in view.due(now):         # told as the matrix shows it
+            console.print(shown)
+        if until and any(ev["ev"] == until for _, ev in got):
+            stopping = True
+        if stopping and not view.paced.waiting():
+            break                           # once the matrix has shown it too
+    for shown in view.due():                # out of time: what is held, at once
+        console.print(shown)
+    return seen
+
+
+def _arrived(lines, console, raw):
+    """[(text, event)] of the lines that have come: the first waited for a little, then
+    those already there; other lines printed dim with ``raw``."""
+    got = []
+    raw_line = lines.read(0.05)
+    while raw_line is not None:
         text = raw_line.decode("utf-8", "replace")
         ev = event(text)
-        if ev is None:
-            if raw and text.strip():
-                console.print(text, style="dim", markup=False, highlight=False)
-            continue
-        seen.append(ev)
-        if log is not None:
-            log.line(text)
-        if ev["ev"] == "pong" and pending and send_at > time.monotonic():
-            send_at = time.monotonic()
-        for shown in view.show(ev):
-            console.print(shown)
-        if until and ev["ev"] == until:
-            break
-    return seen
+        if ev is not None:
+            got.append((text, ev))
+        elif raw and text.strip():
+            console.print(text, style="dim", markup=False, highlight=False)
+        raw_line = lines.read(0)
+    return got
 
 
 def run(args):
@@ -106,8 +123,8 @@ def run(args):
         return problem.report("monitor", str(e), problem.UNUSABLE)
     try:
         port = find_port(args.port)
-        ser = serial.Serial(port, 115200, timeout=0.05, exclusive=True)
-    except (BoardError, serial.SerialException) as e:
+        ser = open_stream(port)
+    except BoardError as e:
         return problem.report("monitor", str(e))
     log = None
     if not args.no_log:

@@ -52,21 +52,26 @@ def add_arguments(parser):
 
 
 def check_file(path: Path, out=None) -> bool:
-    """Print what is wrong with a map file (on ``out`` or stderr) or that it is fine (on
-    ``out`` or stdout); True when it is valid."""
-    wrong = out or sys.stderr
-    out = out or sys.stdout
+    """Print what is wrong with a map file (on ``out``, or on stderr as every command says
+    a problem: ``courtside pins check: FILE: what``) or that it is fine (on ``out`` or
+    stdout); True when it is valid."""
+    def wrong(what):
+        if out is None:
+            problem.report("pins check", "%s: %s" % (path, what))
+        else:
+            print("%s: %s" % (path, what), file=out)
     try:
         raw = path.read_bytes()
     except OSError as e:
-        print("%s: cannot read it (%s)" % (path, e.strerror or e), file=wrong)
+        wrong("cannot read it (%s)" % (e.strerror or e))
         return False
     try:
         pins = pinmap.read(raw)
     except pinmap.PinMapError as e:
         for what in e.problems:
-            print("%s: %s" % (path, what), file=wrong)
+            wrong(what)
         return False
+    out = out or sys.stdout
     print("%s: good: %s, %d box%s, %d buttons" % (path, pins.board, pins.boxes,
                                                    "" if pins.boxes == 1 else "es", pins.main_id + 1),
           file=out)

@@ -46,7 +46,8 @@ def run(args):
     try:
         names = render.Names(render.parse_names(args.name))
         open(args.log, "rb").close()
-        events = eventlog.iterate(args.log)       # read as it is replayed: any length
+        skipped = []                              # lines that are not events: (number, start)
+        events = eventlog.iterate(args.log, skipped)    # read as it is replayed: any length
     except ValueError as e:
         return problem.report("replay", str(e), problem.UNUSABLE)
     except OSError as e:
@@ -81,13 +82,30 @@ def run(args):
     except OSError as e:                          # the log while read, or the timelines' folder
         return problem.report("replay", "%s (%s)" % (e.strerror or e, e.filename or args.log),
                               problem.UNUSABLE)
+    nothing = _nothing(report, skipped)
+    if nothing:
+        return problem.report("replay", "nothing to replay in %s: %s" % (args.log, nothing), problem.UNUSABLE)
+    if skipped:
+        number, start = skipped[0]
+        console.print("[yellow]%d lines of the log are not events and were left out (the first, line %d: "
+                      "%s)[/]" % (len(skipped), number, escape(repr(start))))
     _summary(console, report, names, overrides, judging, args)
-    if not report.session_count and not report.contest_count:
-        return problem.report("replay", "nothing to replay in %s: no session or game starts in it, "
-                              "and it holds no presses" % args.log, problem.UNUSABLE)
     if not overrides and (not report.identical or report.outcome_differing or report.damaged_count):
         return problem.FAILED
     return 0
+
+
+def _nothing(report, skipped):
+    """Why a file holds nothing to replay (not a log, an empty one, a board's start and no
+    more), or "" when it holds something."""
+    if report.contest_count or report.read_count:
+        return ""
+    if report.session_count:
+        return "it holds the board's start (hello) and no event after it"
+    if skipped:
+        return "none of its %d lines is an event of the stream (line %d: %r)" % (
+            len(skipped), skipped[0][0], skipped[0][1])
+    return "it holds no event"
 
 
 def _summary(console, report, names, overrides, judging, args):
@@ -96,8 +114,9 @@ def _summary(console, report, names, overrides, judging, args):
         console.print("[yellow]%d records in the log are not events as the stream has them and "
                       "were left out (the first: %s)[/]" % (report.damaged_count, escape(report.damaged[0])))
     if report.skipped:
-        console.print("[yellow]the log starts in the middle of a session: its first %d events, before "
-                      "any game start, were not replayed through the whole firmware[/]" % report.skipped)
+        console.print("[yellow]the log starts in the middle of a session: its first %d events, before any "
+                      "game start, were re-judged on their own, not replayed through the whole firmware[/]"
+                      % report.skipped)
     for note in report.notes:
         console.print("[yellow]%s[/]" % escape(note))
     import courtside

@@ -29,6 +29,8 @@ def add_arguments(p):
                    help="make every pass of the main loop take this long (to provoke overflow)")
     p.add_argument("--format", choices=("stream", "text"), default="stream",
                    help="with --script: the event stream (default), or the events as sentences")
+    p.add_argument("--log", metavar="FILE",
+                   help="interactive: keep the game's event stream in FILE (courtside replay reads it)")
     p.add_argument("--name", action="append", default=[], metavar="N=NAME",
                    help="a player's name, on the screen and in --format text (the stream keeps numbers)")
 
@@ -41,7 +43,16 @@ def run(args):
               file=sys.stderr)
         return 2
     from courtside_host.views.terminal import Terminal
-    return Terminal(args).main()
+    saver = None
+    if args.log:
+        from courtside_host.records import eventlog
+        try:
+            saver = eventlog.Writer(args.log, "simulator")
+        except OSError as e:
+            print("courtside sim: cannot keep the log in %s: %s" % (args.log, e.strerror or e),
+                  file=sys.stderr)
+            return 2
+    return Terminal(args, saver=saver).main()
 
 
 def _sentences(args):

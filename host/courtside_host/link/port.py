@@ -2,11 +2,14 @@
 
 A Pico running MicroPython shows up as a USB serial port with Raspberry Pi's vendor id
 (0x2E8A). Everything on the board (files, code) goes through ``mpremote``'s own
-transport; the live event stream is read with pyserial on the same port.
+transport; the live event stream is read with pyserial on the same port, opened by
+``open_stream`` for every command that reads it (monitor, web), a device or a pyserial URL
+(``socket://...``), with the same one ``BoardError`` when it cannot be.
 
     port = find_port(args.port)                 # raises BoardError with a readable message
     with connect(port) as link:                 # mpremote SerialTransport, in the raw REPL
         print(link.eval("1+1"))
+    ser = open_stream(port, timeout=0.05)       # pyserial, for the event lines
 """
 
 import contextlib
@@ -62,6 +65,17 @@ def wait_for_port(port=None, timeout=10.0, poll=0.05):
             if time.monotonic() >= end:
                 raise
         time.sleep(poll)
+
+
+def open_stream(port, timeout=0.05, write_timeout=None):
+    """The board's event stream on ``port`` (a device or a pyserial URL), with pyserial,
+    held by this program alone; BoardError, with what to do, when it cannot be opened."""
+    try:
+        return serial.serial_for_url(port, 115200, timeout=timeout, write_timeout=write_timeout,
+                                     exclusive=True)
+    except (serial.SerialException, OSError, ValueError) as e:
+        raise BoardError("cannot open %s: %s (unplugged, or another program has it open?)"
+                         % (port, getattr(e, "strerror", None) or e)) from None
 
 
 @contextlib.contextmanager

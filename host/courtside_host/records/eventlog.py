@@ -53,9 +53,10 @@ class Writer:
 LINE_MAX = 1 << 16     # longer lines are not events a board writes: skipped unread
 
 
-def iterate(path):
+def iterate(path, skipped=None):
     """The log's head line, then every event in it (dicts, in order), as they are read,
-    skipping anything else (REPL noise, damaged or overlong lines)."""
+    skipping anything else (REPL noise, damaged or overlong lines). ``skipped``, a list,
+    gets (line number, the line's start) of each line skipped that was not blank."""
     with open(path, "rb") as f:
         number = 0
         while True:
@@ -66,6 +67,8 @@ def iterate(path):
                 while raw and not raw.endswith(b"\n"):
                     raw = f.readline(LINE_MAX)
                 number += 1
+                if skipped is not None:
+                    skipped.append((number, "a line longer than %d bytes" % LINE_MAX))
                 continue
             ev = _quick(raw)
             if ev is None:
@@ -76,6 +79,8 @@ def iterate(path):
             number += 1
             if ev is not None:
                 yield ev
+            elif skipped is not None and raw.strip():
+                skipped.append((number, raw[:40].decode("utf-8", "replace").strip()))
 
 
 def _quick(raw):

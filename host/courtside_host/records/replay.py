@@ -55,6 +55,7 @@ from courtside.events import STREAM
 from courtside.fair import Fair, seeded
 from courtside.pins import ARROWS, BUTTONS, Pins
 from courtside_follow import schema
+from courtside_follow.follower import HOLD_STREAM, Follower
 from courtside_follow.schema import INPUTS as _INPUTS
 from courtside_follow.schema import (
     MAX_BOXES,
@@ -86,7 +87,6 @@ LOOSE_MAX = 20000        # events before the first session or game start that ar
 KEPT_MAX = 1000          # with keep False: differing contests, outcomes, sessions, notes kept
 DAMAGED_KEPT = 20        # messages about damaged records kept (all are counted)
 MEMORY_MB = 80           # the most a replay holds, whatever the log's length (bench/replay_speed.py)
-IDLE_JUMP_MS = 500_000   # virtual time passed at once while the core has nothing due (< 2**29 us)
 
 
 class RecordedDraws(Fair):
@@ -204,6 +204,7 @@ class Report:
         self.sessions = []        # every session (keep), or those with something to say
         self.session_count = 0
         self.event_count = 0      # events replayed
+        self.read_count = 0       # events read from the log after each session's hello
         self.loose_count = 0      # contests re-judged before the first game start
         self.loose_differing = 0
         self.failed_count = 0     # sessions that differ or could not be replayed
@@ -416,6 +417,7 @@ def _session(log, hello, overrides, report, on_contest, start=None):
     else:
         run.skip()
     report.event_count += session.events
+    report.read_count += session.read
     if session.problem is not None or session.difference is not None:
         report.failed_count += 1
     if report.keep or ((session.problem or session.difference or session.notes or session.unrecorded)
@@ -430,12 +432,16 @@ def _players_ok(start):
 
 
 class _Side:
-    """One side of the comparison (the board's or the replay's): its games, contests and
-    ends as they come, and the settings in force."""
+    """One side of the comparison (the board's or the replay's): its games as they come,
+    and the settings in force as the one follower of the stream reads them."""
 
     def __init__(self):
         self.game = 0
-        self.now = dict(config.DEFAULTS)
+        self.follow = Follower()
+
+    @property
+    def now(self):
+        return self.follow.settings
 
 
 class _Run:
@@ -477,6 +483,7 @@ class _Run:
         self.drawn = {}                 # (c, rank) -> the draw read from the last verdict
         self.saves = deque()            # the board's answers to the saves that reached its flash
         self.unlogged = ()              # settings the replay writes that the log's board had not
+        self.no_hold = False            # a log before stream 5: the replay's hold, pending, cursor set aside
         set_line = "set " + " ".join("%s=%s" % kv for kv in sorted(overrides.items()))
         self.set_line = set_line if overrides else None
 
@@ -545,8 +552,10 @@ class _Run:
             return
         if kind == "release":
             self._release((t, ev["p"], ev["b"]), 1)
+        elif self._getting_there(ev):
+            pass
         elif kind not in _NOT_STREAM_KINDS or not _board_only(ev):
-            self.waiting.append((t, _comparable(ev)))
+            self.waiting.append((t, _comparable(ev, (), self.no_hold)))
             self._match()
 
     def _draws_of(self, verdict):
@@ -615,6 +624,8 @@ class _Run:
             if ev["ev"] != "start":
                 return
             self.seen = True
+        if self._getting_there(ev):
+            return
         if self.ended and ev["t"] >= self.read_t and self._past_the_log(ev):
             self._beyond(ev)
             return
@@ -627,9 +638,18 @@ class _Run:
         kind = ev["ev"]
         if kind == "release":
             self._release((ev["t"], ev["p"], ev["b"]), -1)
+        elif kind in ("hold", "pending", "cursor") and self.no_hold:
+            pass                        # the log's board did not say it
         elif kind not in _NOT_STREAM_KINDS or not _board_only(ev):
-            self.coming.append((ev["t"], _comparable(ev, self.unlogged)))
+            self.coming.append((ev["t"], _comparable(ev, self.unlogged, self.no_hold)))
             self._match()
+
+    def _getting_there(self, ev):
+        """An ``ok`` to a ``join`` or ``start`` at the game start a session is picked up
+        at: the replay sends those lines to get there, and the board may have had presses
+        instead; on neither side is it compared."""
+        return self.start is not None and ev["ev"] == "ok" and ev["t"] == self.start["t"] \
+            and ev.get("cmd") in ("join", "start")
 
     def _stopped(self):
         """The session's log is read to its end and every board event before its last
@@ -648,7 +668,7 @@ class _Run:
         if ev["ev"] == "release":
             return (ev["t"], ev["p"], ev["b"]) not in self.releases
         waiting = self.waiting
-        return not waiting or waiting[0][1] != _comparable(ev, self.unlogged)
+        return not waiting or waiting[0][1] != _comparable(ev, self.unlogged, self.no_hold)
 
     def _beyond(self, ev):
         """An event the replay writes after the log stops: the session's log is read to its
@@ -668,10 +688,8 @@ class _Run:
     def _judged(self, side, ev):
         kind = ev["ev"]
         me = self.sides[side]
-        if kind == "hello" and isinstance(ev.get("settings"), dict):
-            me.now.update(ev["settings"])
-        elif kind == "settings":
-            me.now.update({k: v for k, v in ev.items() if k not in ("ev", "t")})
+        if kind in _SETTING:
+            me.follow.feed(ev)
         elif kind == "start":
             me.game += 1
             self.ends.setdefault(me.game, [ev.get("mode"), None, None])
@@ -722,8 +740,7 @@ class _Run:
         if isinstance(hello.get("settings"), dict):
             settings.update(hello["settings"])
         elif self.start is not None:
-            session.notes.append("the log starts in the middle of a session and shows no settings "
-                                 "before its first game: the defaults are assumed")
+            pass                        # said with where it is picked up, below
         else:
             session.notes.append("stream %s logs no settings at start: the defaults are assumed"
                                  % _shown(hello.get("stream")))
@@ -734,12 +751,18 @@ class _Run:
             return self.skip()
         self.pins = pins_for(hello.get("boxes", MAX_BOXES))
         logged = hello.get("settings") if isinstance(hello.get("settings"), dict) else {}
-        self.unlogged = tuple(name for name in config.ADDED if name not in logged)
+        # settings the log's board did not have, as its hello says (a log picked up in the
+        # middle of a session has no hello to say it: none assumed missing)
+        self.unlogged = () if self.start is not None and not logged else \
+            tuple(name for name in config.ADDED if name not in logged)
+        stream = hello.get("stream")
+        self.no_hold = type(stream) is int and stream < HOLD_STREAM
         self._judged(0, hello)
         if self.start is not None:      # bring the core to the game start, unseen
             start = self.start
-            session.notes.append("the log starts in the middle of a session: replayed from its "
-                                 "first game start, at %.3f s" % (start["t"] / 1e6))
+            session.notes.append("replayed from its first game start, at %.3f s%s" % (
+                                     start["t"] / 1e6, "" if isinstance(hello.get("settings"), dict) else
+                                     ", with the default settings (the log shows none before it)"))
             for line in ["join %d" % p for p in start.get("players", ())] + ["start"]:
                 self._input(start["t"], "cmd", line, None)
             self._judged(1, hello)
@@ -912,10 +935,9 @@ def _core_class():
 
 
 def _run(pins, script, settings, rng, mode, take, can_save=False):
-    """The core on the simulated board over ``script``'s inputs, in virtual time, as the
-    driver runs it (``driver.one_pass``), each event it writes handed to ``take`` as a
-    record; while the core has nothing due, time goes straight on to the next input (in
-    jumps short of the tick circle's half). A save gets the answer the log gives
+    """The core on the simulated board over ``script``'s inputs, in virtual time, by the
+    driver's own loop (``driver.run_virtual``, as the headless simulator runs it), each
+    event it writes handed to ``take`` as a record. A save gets the answer the log gives
     (``script.save_settings``)."""
     from courtside import driver
     from courtside_sim.board import SimBoard
@@ -924,24 +946,20 @@ def _run(pins, script, settings, rng, mode, take, can_save=False):
                          capture=board.capture.name, mode=mode, can_save=can_save)
     core.take = take
     core.saver = script.save_settings
-    lines = []
-    wait_ms = 0
-    one_pass = driver.one_pass
-    while board.advance(wait_ms):
-        wait_ms = one_pass(core, board, lines)
-        if core.idle:
-            wait_ms = IDLE_JUMP_MS
+    driver.run_virtual(core, board)
     return core
 
 
+_SETTING = ("hello", "settings")    # the events that say the settings in force
+
+
 def _settings_of(events):
-    settings = dict(config.DEFAULTS)
+    """The settings in force after ``events``, as the follower reads them."""
+    follow = Follower()
     for ev in events:
-        if ev.get("ev") == "hello" and isinstance(ev.get("settings"), dict):
-            settings.update(ev["settings"])
-        elif ev.get("ev") == "settings":
-            settings.update({k: v for k, v in ev.items() if k not in ("ev", "t")})
-    return settings
+        if ev.get("ev") in _SETTING:
+            follow.feed(ev)
+    return follow.settings
 
 
 def loose_contests(events, overrides=None, notes=None):
@@ -1042,9 +1060,11 @@ def _button_of(ev, pins):
     return 4 * (p - 1) + k
 
 
-def _comparable(ev, unlogged=()):
+def _comparable(ev, unlogged=(), before_hold=False):
     """``ev`` as compared: without its time, and (``unlogged``, the replay's side) without
-    the settings added since the log's board was made, which it ran at their defaults."""
+    the settings added since the log's board was made, which it ran at their defaults;
+    ``before_hold``: a log before stream 5, whose refusals named what they waited for in
+    other words."""
     kind = ev.get("ev")
     if kind in NOT_COMPARED or kind == "release":
         return None
@@ -1052,6 +1072,9 @@ def _comparable(ev, unlogged=()):
     del out["t"]
     if kind in ("hello", "pong"):
         out.pop("capture", None)
+        out.pop("stream", None)         # the log's version, not something the core decides
+    elif before_hold and kind == "refuse" and str(out.get("reason")).startswith("wait for "):
+        out["reason"] = "wait for ..."  # words that changed in stream 5, as one refusal
     if unlogged and kind == "settings":
         for name in unlogged:
             out.pop(name, None)

@@ -1,4 +1,4 @@
-"""The faces of a game: the one renderer (``render``) and what stands on it: the terminal,
-the monitor, the SVG timeline and the web page's view (``webview``, which also runs inside
-the page on MicroPython, so this file imports nothing).
+"""The laptop's faces of a game: the one renderer (``render``) and what stands on it: the
+terminal, the monitor, the SVG timeline. (The web page's view runs on any Python, in the
+page too: ``courtside_follow.page``.)
 """

@@ -9,13 +9,19 @@ returns, for each event, rich renderables (or nothing for events not worth a lin
 - in Deathball, the board as the follower (``courtside_follow.follower``) has it, after
   every move (each ``turn``), at the winner and for each ``position``;
 - what the board waits for (``wait: P2 to set up``, ``wait: the balls are moving``), each
-  time it changes.
+  time it changes, once what the matrix shows at one moment has been said.
+
+Live, each event is told when the board's matrix shows it (``courtside_follow.pace``): a run
+step by step, the die's face after its tumble, the winner once the run is shown.
 
     mon = Monitor(Names({1: "Ann"}))
-    for ev in events: console.print(*mon.show(ev))
+    mon.put(ev, now_us)                              # as each event arrives (live)
+    console.print(*mon.due(now_us))                  # what the matrix shows by now
+    for ev in events: console.print(*mon.show(ev))   # a saved stream: each event at once
 """
 
 from courtside_follow.follower import Follower
+from courtside_follow.pace import Paced
 from rich.table import Table
 from rich.text import Text
 
@@ -27,11 +33,6 @@ _STYLES = {
     "refuse": "yellow", "withdrawn": "yellow", "hello": "bold", "start": "bold",
 }
 _BOARD_AFTER = ("turn", "winner")
-# The events after which the monitor says what the board waits for, when that changed:
-# those that end what a pass writes or begin the deathballs' run (within one pass, say
-# between a ``move`` and the next ``turn``, the follower is between two states).
-_STATUS_AFTER = ("hello", "mode", "lobby", "join", "start", "refused", "order", "turn", "ready",
-                 "bounce", "winner", "position", "referee")
 
 
 def colour(p):
@@ -101,32 +102,52 @@ def board(shown):
 
 
 class Monitor:
-    """Follows one stream; ``show(ev)`` is what to print for each event, in order."""
+    """Follows one stream; ``put`` each event as it arrives, ``due`` what to print."""
 
     def __init__(self, names=None):
         self.names = names or render.Names()
         self.follow = Follower()
+        self.paced = Paced(self.follow)
         self.said = None          # the last status shown
 
-    def show(self, ev):
+    def put(self, ev, now=None):
+        """An event as it arrives, ``now`` on the laptop's clock in µs (None: no clock)."""
+        self.paced.put(ev, now)
+
+    def due(self, now=None):
+        """What to print for the events the matrix shows by ``now`` (all for None), then
+        what the board waits for, if that changed."""
         f = self.follow
-        before = f.board
-        f.take(ev)
-        kind = ev.get("ev")
-        if kind == "verdict":
-            out = [verdict_table(ev, names=self.names, settings=f.settings)]
-        elif kind == "position":    # a position the board could not be built from: as text
-            out = [board(f.board) if f.board is not before else line(ev, self.names)]
-        else:
-            out = [line(ev, self.names)]
-            if kind in _BOARD_AFTER and f.board is not None and f.board.where and f.phase != "setup":
-                out.append(board(f.board))
+        out = []
+        while True:
+            before = f.board
+            ev = self.paced.next(now)
+            if ev is None:
+                break
+            out += self._lines(ev, before)
         said = render.status(f, self.names, keys=False) if f.mode is not None else None
-        if kind in _STATUS_AFTER and said != self.said:
+        if out and said != self.said:
             self.said = said
             if said is not None:
                 out.append(Text("  " + said, style="dim"))
         return [x for x in out if x is not None]
+
+    def show(self, ev):
+        """What to print for one event taken at once (a saved stream, a test)."""
+        self.put(ev)
+        return self.due()
+
+    def _lines(self, ev, before):
+        f = self.follow
+        kind = ev.get("ev")
+        if kind == "verdict":
+            return [verdict_table(ev, names=self.names, settings=f.settings)]
+        if kind == "position":      # a position the board could not be built from: as text
+            return [board(f.board) if f.board is not before else line(ev, self.names)]
+        out = [line(ev, self.names)]
+        if kind in _BOARD_AFTER and f.board is not None and f.board.where and f.phase != "setup":
+            out.append(board(f.board))
+        return out
 
 
 def show(ev):

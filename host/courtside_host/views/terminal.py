@@ -1,4 +1,4 @@
-"""The interactive simulator's face: keyboard in, an 80x24 terminal screen out.
+"""The interactive simulator's face: keyboard in, a terminal screen of 80x24 or more out.
 
 The firmware runs unchanged on the simulated board (``courtside_sim.board``); this module
 is its view and its keyboard. Everything it writes comes from the one renderer
@@ -6,30 +6,38 @@ is its view and its keyboard. Everything it writes comes from the one renderer
 (``courtside_follow.follower``): the matrix in relative brightness (so a dim cue stays
 distinct from a bright one), a status line saying what the board waits for and what to do,
 a banner for the last verdict or the Deathball board's legend, a winner screen, a log of
-sentences and a help overlay (``?``).
+sentences and a help overlay (``?``). The log, the legend and the status follow the matrix
+(``courtside_follow.pace``): a run is told step by step as the matrix shows it, the die's
+face after its tumble. A terminal wider or taller than 80x24 gives the status line and the
+log the room it has; PgUp and PgDn scroll the log back through the whole game, and
+``courtside sim --log FILE`` keeps the game's stream in a file (``courtside replay FILE``).
 
 Keys: box 1 ``1 2 3 4``, box 2 ``q w e r``, box 3 ``a s d f``, box 4 ``z x c v`` (THROW
 DODGE CATCH PASS; in Deathball UP DOWN LEFT RIGHT); the arrow keys are the arrows of the
 box whose turn it is; Space the main button, ``m`` a long press of it; ``/`` types a
 command for the firmware, or ``/name 1 Ann`` to call box 1's player Ann on this screen
-(the stream keeps numbers); ``?`` help; Esc quits.
+(the stream keeps numbers); PgUp/PgDn scroll the log; ``?`` help; Esc quits.
 """
 
 import asyncio
 import os
 import sys
 import textwrap
+import time
 
 from courtside import pinmap
 from courtside import settings as config
 from courtside.core import usages
 from courtside_follow.follower import Follower
+from courtside_follow.pace import Paced
 
 from courtside_host.link.port import event
 from courtside_host.views import render
 
 WIDTH, HEIGHT = 80, 24
-LOG_LINES = 6
+LOG_LINES = 6            # at 24 lines; every line more the terminal has goes to the log
+STORY_MAX = 2000         # sentences kept for scrolling back
+PAGE_KEYS = {"\x1b[5~": 1, "\x1b[6~": -1}    # PgUp, PgDn: a page of the log back or on
 BOX_KEYS = tuple(render.FACE["keys"])
 KEYS = {ch: (box, k) for box, row in enumerate(BOX_KEYS) for k, ch in enumerate(row)}
 ARROW_KEYS = {"\x1b[A": 0, "\x1b[B": 1, "\x1b[D": 2, "\x1b[C": 3}   # UP DOWN LEFT RIGHT
@@ -49,7 +57,7 @@ HELP = (
     "Keys",
     "  box 1: 1 2 3 4   box 2: q w e r   box 3: a s d f   box 4: z x c v",
     "  = THROW DODGE CATCH PASS in Dodge Ball, UP DOWN LEFT RIGHT in Deathball",
-    "  arrow keys: the arrows of the box whose turn it is",
+    "  arrow keys: the arrows of the box to move    PgUp/PgDn: scroll the log",
     "  Space: main button (start, ROLL)    m: long press (next mode, new game)",
     "  /: a command, Enter sends it (/name 1 Ann names a player)  ?: help  Esc: quit",
 # The commands as the firmware's own help lists them (courtside.core.usages)
@@ -92,12 +100,18 @@ def _fit(text, width=WIDTH - 1):
     return text if len(text) <= width else text[:width - 1] + "…"
 
 
+def _now_us():
+    """The simulator's own clock, for the pace of what it tells (``Paced``)."""
+    return time.monotonic_ns() // 1000
+
+
 class Terminal:
     """The simulated board's view and keyboard."""
 
-    def __init__(self, args, names=None, source=os.urandom):
+    def __init__(self, args, names=None, source=os.urandom, saver=None):
         """``source`` gives the random bytes (dice, tie draws): the OS's, unless a test
-        needs one game's draws."""
+        needs one game's draws; ``saver`` keeps every event line (``line``, ``close``,
+        ``path``: a ``courtside_host.records.eventlog.Writer``), or None."""
         from courtside_sim.live import LiveBoard
         self.source = source
         self.pins = pinmap.load(args.pins)
@@ -108,8 +122,11 @@ class Terminal:
             names = render.parse_names(getattr(args, "name", None) or [])
         self.names = render.Names(names)
         self.follow = Follower()
+        self.paced = Paced(self.follow)    # the follower takes each event as the matrix shows it
         self.log = []           # event lines as received
         self.story = []         # sentences, newest last
+        self.back = 0           # log lines scrolled back (PgUp)
+        self.saver = saver      # the stream kept in a file (courtside sim --log)
         self.leds = [False] * self.pins.boxes
         self.pixels = bytes(192)
         self.note = ""
@@ -135,14 +152,25 @@ class Terminal:
     def event(self, text):
         self.log.append(text)
         del self.log[:-200]
+        if self.saver is not None:
+            self.saver.line(text)
         ev = event(text)
         if ev is not None:
-            self.follow.take(ev)
-            words = render.sentence(ev, self.names)
-            if words:   # a long sentence (the answer to `help`) wraps rather than being cut
-                self.story += textwrap.wrap(words, WIDTH - 1, subsequent_indent="  ")
-                del self.story[:-LOG_LINES]
+            self.paced.put(ev, _now_us())
+            self.shown()
         self.dirty = True
+
+    def shown(self, now=None):
+        """Tell what the matrix shows by ``now`` (the clock's now for None): the follower
+        takes it, and its sentences go to the log."""
+        for ev in self.paced.due(_now_us() if now is None else now):
+            words = render.sentence(ev, self.names)
+            if words:
+                self.story.append(words)
+                if self.back:
+                    self.back += 1          # scrolled back: the page read stays put
+            self.dirty = True
+        del self.story[:-STORY_MAX]
 
     # running ----------------------------------------------------------------------------
 
@@ -158,6 +186,9 @@ class Terminal:
         finally:
             termios.tcsetattr(fd, termios.TCSADRAIN, saved)
             sys.stdout.write("\x1b[?25h\x1b[0m\n")
+            if self.saver is not None:
+                self.saver.close()
+                print("the game's stream is in %s (courtside replay reads it)" % self.saver.path)
         return 0
 
     def firmware(self):
@@ -189,6 +220,8 @@ class Terminal:
             if token in ARROW_KEYS:
                 if self.typing is None:
                     self.arrow(ARROW_KEYS[token])
+            elif token in PAGE_KEYS:
+                self.back = max(0, self.back + PAGE_KEYS[token] * LOG_LINES)
             elif len(token) == 1:
                 self.key(token)
         self.dirty = True
@@ -253,18 +286,22 @@ class Terminal:
     async def _draw_loop(self):
         import shutil
         while True:
+            self.shown()
             if self.dirty:
                 self.dirty = False
                 size = shutil.get_terminal_size((WIDTH, HEIGHT))
-                sys.stdout.write(self.render() if size.columns >= WIDTH and size.lines >= HEIGHT
+                sys.stdout.write(self.render(size.columns, size.lines)
+                                 if size.columns >= WIDTH and size.lines >= HEIGHT
                                  else too_small(size.columns, size.lines))
                 sys.stdout.flush()
             await asyncio.sleep(0.03)
 
     # drawing --------------------------------------------------------------------------
 
-    def render(self):
-        """The whole screen: exactly HEIGHT lines of at most WIDTH - 1 columns."""
+    def render(self, columns=WIDTH, rows=HEIGHT):
+        """The whole screen: exactly ``rows`` lines of at most ``columns`` - 1 columns (80x24
+        at least): the matrix and its panel as at 80x24, the log and the status line as
+        wide as the terminal, the log as long as the lines it has."""
         lines = [self._title()]
         side = self._side()
         matrix = self._matrix()
@@ -272,12 +309,13 @@ class Terminal:
             right = side[i] if i < len(side) else ""
             lines.append(matrix[i] + "  " + right)
         lines.append("")
-        body = [_fit(h) for h in HELP] if self.help else self._boxes() + self._log()
+        body = [_fit(h) for h in HELP] if self.help else \
+            self._boxes() + self._log(columns - 1, LOG_LINES + rows - HEIGHT)
         lines += body
-        while len(lines) < HEIGHT - 3:
+        while len(lines) < rows - 3:
             lines.append("")
-        lines = lines[:HEIGHT - 3]
-        lines.append("\x1b[1m▶ " + _fit(render.status(self.follow, self.names), WIDTH - 3) + "\x1b[0m")
+        lines = lines[:rows - 3]
+        lines.append("\x1b[1m▶ " + _fit(render.status(self.follow, self.names), columns - 3) + "\x1b[0m")
         lines.append(_fit("  " + self.note))
         if self.typing is not None:
             lines.append("command> " + self.typing)
@@ -344,14 +382,15 @@ class Terminal:
         return []
 
     def _legend(self):
-        """The board as the follower has it (the run's end, while the matrix still shows
-        the run: then the legend says so)."""
+        """The board as the follower has it, which is the board the matrix shows (the
+        follower takes each event when the matrix shows it); while presses are held, the
+        legend says why."""
         f = self.follow
         board = f.board
         n = self.names
         where = render.figures(board)
         mover = render.mover(f)
-        mark = "  ◀ to set up" if f.phase == "setup" else "  ◀ to move"
+        mark = "  ◀ to " + f.doing()
         out = []
         dead = {q + 1 for q in board.dead}
         for p in sorted(set(f.players) | set(where)):
@@ -363,7 +402,7 @@ class Terminal:
         if board.ring:
             out.append("dim: outside the " + render.FACE["rings"][str(board.ring)])
         if f.busy is not None:
-            out.append("\x1b[1mwait: %s\x1b[0m (above: where it ends)" % f.busy)
+            out.append("\x1b[1mwait: %s\x1b[0m (above: as the matrix shows it)" % f.busy)
         return out[:9]
 
     def _boxes(self):
@@ -378,6 +417,20 @@ class Terminal:
             out.append("box %d %s %s%-24s\x1b[0m keys %s%s" % (p, lamp, colour, label, keys, turn))
         return out
 
-    def _log(self):
-        return ["\x1b[2m" + _fit(s) + "\x1b[0m" if i < len(self.story) - 1 else _fit(s)
-                for i, s in enumerate(self.story[-LOG_LINES:])]
+    def _log(self, width=WIDTH - 1, count=LOG_LINES):
+        """The last ``count`` lines of the log (a long sentence wraps), the newest bright;
+        scrolled back, the lines above and a note saying how to come back."""
+        self.back = min(self.back, max(0, len(self.story) - 1))
+        end = len(self.story) - self.back
+        lines = []
+        for i in range(end - 1, -1, -1):
+            wrapped = [_fit(line, width) for line in
+                       textwrap.wrap(self.story[i], width, subsequent_indent="  ")]
+            lines[:0] = ["\x1b[2m" + line + "\x1b[0m" if i < len(self.story) - 1 else line
+                         for line in wrapped]
+            if len(lines) >= count:
+                break
+        lines = lines[-count:] if count > 0 else []
+        if self.back and lines:
+            lines[-1] = "\x1b[1m" + _fit("▲ %d more below: PgDn" % self.back, width) + "\x1b[0m"
+        return lines

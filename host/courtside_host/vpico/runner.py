@@ -417,13 +417,23 @@ def add_arguments(parser):
 
 
 def run(args):
-    pico = VirtualPico(args.flash, link=args.link, run_main=not args.no_main, trace=sys.stderr,
-                       heap=args.heap)
+    from courtside_host import problem
+    try:
+        pico = VirtualPico(args.flash, link=args.link, run_main=not args.no_main, trace=sys.stderr,
+                           heap=args.heap)
+    except OSError as e:
+        return problem.report("vpico", "cannot use %s as the board's flash (%s)"
+                              % (args.flash, e.strerror or e), problem.UNUSABLE)
     # Stop cleanly (link removed) on Ctrl-C, even when started with interrupts ignored (as
     # a shell starts background jobs), and on SIGTERM.
     signal.signal(signal.SIGINT, signal.default_int_handler)
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
-    pico.start()
+    try:
+        pico.start()
+    except (OSError, RuntimeError) as e:
+        pico.stop()
+        return problem.report("vpico", "the virtual Pico did not start (%s)"
+                              % (getattr(e, "strerror", None) or e))
     print("virtual Pico on %s%s, flash %s (Ctrl-C to stop)"
           % (pico.port, " (%s)" % args.link if args.link else "", pico.flash), flush=True)
     end = time.monotonic() + 2

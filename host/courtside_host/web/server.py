@@ -16,8 +16,8 @@ request head is read by h11 and the relay's WebSocket is spoken by the websocket
 
 The bundle holds every file the page's manifest (``page/manifest.py``, MicroPython's
 format, read by the reader deploy uses) names, as ``lib/NAME``: the firmware tree's
-``courtside``, ``courtside_sim`` and ``courtside_follow`` packages and the host's
-``views/render.py`` and ``views/webview.py``; and the pin map as
+``courtside``, ``courtside_sim`` and ``courtside_follow`` packages (the page's view is
+``courtside_follow.page``); and the pin map as
 ``hardware/pinmap.json`` (checked with the board's own rules, as deploy checks it); its
 ``version`` and ``stream`` are the tree's own
 (``courtside.VERSION`` and ``STREAM`` for the installed one). It is built once, when the
@@ -266,12 +266,9 @@ class SerialLink:
         return True
 
     def _open(self):
-        import serial
-
-        from courtside_host.link.port import find_port
+        from courtside_host.link.port import find_port, open_stream
         device = find_port() if self.port == "auto" else self.port
-        ser = serial.serial_for_url(device, 115200, timeout=POLL, write_timeout=WRITE_TIMEOUT,
-                                    exclusive=True)
+        ser = open_stream(device, timeout=POLL, write_timeout=WRITE_TIMEOUT)
         self.device = device
         return ser
 

@@ -6,7 +6,7 @@
 //   WebSocket relay, and nothing runs here but the drawing.
 //
 // Either way every event line goes through the laptop's one renderer
-// (courtside_host/views/webview.py on courtside_follow, run in MicroPython here) and
+// (courtside_follow/page.py, beside the follower, run in MicroPython here) and
 // the page draws what it
 // says. Nothing is loaded from anywhere but the server that served the page.
 //
@@ -46,8 +46,8 @@ async function boot() {
   const bundle = await (await fetch("bundle.json")).json();
   for (const [path, text] of Object.entries(bundle.files)) write(path, text);
   web = mp.pyimport("courtside_sim.web");
-  view = mp.pyimport("courtside_host.views.webview").View();
-  face = JSON.parse(mp.pyimport("courtside_host.views.webview").face());
+  view = mp.pyimport("courtside_follow.page").View();
+  face = JSON.parse(mp.pyimport("courtside_follow.page").face());
   page = web.Page("/hardware/pinmap.json");
   api.loadedMs = performance.now();
   drawNames();
@@ -213,13 +213,24 @@ function stopLink() {
 
 // -- what the renderer says ------------------------------------------------------------
 
+// Each line is handed to the view with the page's clock; the view holds back what the
+// matrix has not shown yet (a run step by step, the die's face after its tumble), and the
+// pacer below lets it out on the matrix's schedule.
 function receive(line) {
-  const said = view.feed(line);
+  const said = view.feed(line, performance.now());
   if (!said) return;                     // not an event: REPL noise, a damaged line
   api.lines.push(line);
-  const ev = JSON.parse(said);
-  if (ev.sentence) story(ev);
+  shown(JSON.parse(said));
 }
+
+function shown(said) {
+  for (const ev of said) if (ev.sentence) story(ev);
+  return said.length > 0;
+}
+
+setInterval(() => {
+  if (view && shown(JSON.parse(view.due(performance.now())))) refresh();
+}, 40);
 
 function story(ev) {
   const li = document.createElement("li");
@@ -249,7 +260,32 @@ function refresh() {
   $("winner").textContent = state.winner || "";
   drawBoard(state.board);
   drawBoxLabels();
+  fit();
 }
+
+// The TV layout: what the table shows (the verdict's rows, the board, the die's face)
+// shrinks together, in steps of --fit, until no text runs out of its box and, where the
+// table stands beside the matrix (a laptop's screen, a TV's), none of it runs below the
+// window's bottom edge. A narrow window (a phone) stacks the table over the matrix and
+// scrolls down instead.
+function fit() {
+  const table = $("table");
+  let scale = 1;
+  table.style.setProperty("--fit", scale);
+  if (!document.body.classList.contains("tv")) return;
+  const beside = innerWidth > 70 * 16;
+  while (scale > 0.3 && ((beside && table.getBoundingClientRect().bottom > innerHeight) || cut(table))) {
+    scale -= 0.05;
+    table.style.setProperty("--fit", scale.toFixed(2));
+  }
+}
+
+// Whether any text inside `root` is wider than its box (cut, or ended with an ellipsis).
+function cut(root) {
+  return [...root.querySelectorAll("*")].some((e) => e.checkVisibility()
+    && e.scrollWidth > e.clientWidth + 1 && getComputedStyle(e).display !== "inline");
+}
+addEventListener("resize", fit);
 
 // Redraw only what changed: a pass that changed nothing on the table draws nothing.
 const drawn = {};
@@ -266,6 +302,7 @@ function tv(on) {
   document.body.classList.toggle("tv", on);
   $("tv").setAttribute("aria-pressed", String(on));
   if (api.frame) drawMatrix(api.frame);     // the canvas changed size
+  fit();
 }
 
 function drawRoll(roll) {
@@ -330,8 +367,9 @@ function drawBoard(board) {
       // outside the ring: the band the red ring (the first death) or the green one took
       const band = Math.min(i, row - 1, 7 - i, 8 - row);
       const where = inside.has(name) ? " in" : band === 0 ? " ring1" : " ring2";
-      const sq = el("div", "sq" + where + ((i + row) % 2 ? "" : " dark"));
-      sq.dataset.square = name;
+      const sq = el("div", "sq" + where + ((i + row) % 2 ? "" : " dark")
+                       + (name === board.pending || name === board.cursor ? " pending" : ""));
+      sq.dataset.square = name;           // pending: where a half-entered move's first arrow reaches
       const what = board.squares[name];
       if (what && what.p) {
         const fig = el("div", "fig" + (what.p === board.turn ? " turn" : ""), String(what.p));

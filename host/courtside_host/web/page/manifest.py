@@ -13,10 +13,6 @@
 # the simulated board, on the firmware it runs unchanged
 package("courtside", base_path="$(FIRMWARE)")
 package("courtside_sim", base_path="$(FIRMWARE)")
+# the one follower of the stream and its face, with the page's view (courtside_follow.page):
+# what runs on any Python; nothing of the laptop-only package (courtside_host)
 package("courtside_follow", base_path="$(FIRMWARE)")
-
-# the laptop's one renderer, and the view that feeds it the page's event lines
-module("courtside_host/__init__.py", base_path="$(HOST)")
-module("courtside_host/views/__init__.py", base_path="$(HOST)")
-module("courtside_host/views/render.py", base_path="$(HOST)")
-module("courtside_host/views/webview.py", base_path="$(HOST)")

@@ -1,13 +1,16 @@
-"""The web page's view: the one follower and the face (``courtside_follow``) run inside the page.
+"""The web page's view: the one follower and the face of this package, run inside the page.
 
 The page hands every event line it receives (from the core running in the page, from a
 board over Web Serial, or from ``courtside web --port`` over a WebSocket) to ``View.feed``
-and draws what ``View.state`` says, so a browser shows the same sentences, colours, ranks,
-board and status line as the terminal simulator, the monitor and replay. It runs on MicroPython
-(WebAssembly in the page) and on CPython (the tests compare both).
+with the page's clock, asks ``View.due`` on its timer for what the matrix shows by then
+(``courtside_follow.pace``: a run step by step, the die's face after its tumble), and draws
+what ``View.state`` says, so a browser shows the same sentences, colours, ranks, board and
+status line as the terminal simulator, the monitor and replay, when the matrix shows them.
+It runs on MicroPython (WebAssembly in the page) and on CPython (the tests compare both).
 
     view = View()
-    view.feed('{"ev":"join","t":0,"p":1}')   # -> '{"sentence": "Player 1 (red) joins ..."}'
+    view.feed('{"ev":"join","t":0,"p":1}', 1234.5)   # -> '[{"sentence": "Player 1 (red) joins ..."}]'
+    view.due(1300.0)                         # JSON: what the matrix shows by then, as feed
     view.state()                             # JSON: status, verdict, board, ...
     view.cells([0] * 192)                    # JSON: 64 cells, [[r, g, b], dim] or null
     view.matrix()                            # JSON: the frame the stream says the matrix shows
@@ -17,16 +20,19 @@ import json
 
 from courtside import display
 from courtside.deathball import view as board_view
+
 from courtside_follow import face as words
+from courtside_follow import schema
 from courtside_follow.follower import Follower
+from courtside_follow.pace import Paced
 
 
 class View:
     def __init__(self):
         self.names = words.Names()
         self.follow = Follower()
-        self.last = None      # the last event record
-        self.roll = None      # the last die roll or bounce, for a large display
+        self.paced = Paced(self.follow)
+        self.last = None      # the last event record shown
 
     def name(self, p, text):
         """Call player ``p`` by ``text`` on screen ("" gives the number back)."""
@@ -36,21 +42,26 @@ class View:
         else:
             self.names.given.pop(p, None)
 
-    def feed(self, line):
-        """One line; JSON ``{"ev": kind, "sentence": text or null}``, or "" for a line that
-        is not an event (REPL noise, a damaged line). The follower takes the events the
-        schema finds nothing wrong with."""
-        got = self.follow.feed_line(line)
+    def feed(self, line, now_ms=None):
+        """One line, arrived at ``now_ms`` on the page's clock (None: shown at once); the
+        records the matrix shows by then, as ``due``, or "" for a line that is not an event
+        (REPL noise, a line cut short). The follower takes the events the schema finds
+        nothing wrong with."""
+        got = schema.record(line)
         if got is None:
             return ""
-        ev = got[0]
-        self.last = ev
-        if ev["ev"] in ("roll", "bounce"):
-            self.roll = ev
-        elif ev["ev"] in ("mode", "hello", "referee", "lobby"):
-            self.roll = None
-        return json.dumps({"ev": ev["ev"], "t": ev["t"], "clock": words.clock(ev["t"]),
-                           "sentence": words.sentence(ev, self.names)})
+        self.paced.put(got, None if now_ms is None else int(now_ms * 1000))
+        return self.due(now_ms)
+
+    def due(self, now_ms=None):
+        """What the matrix shows by ``now_ms``, as JSON: a list of ``{"ev", "t", "clock",
+        "sentence"}`` (the sentence null for an event not worth one)."""
+        out = []
+        for ev in self.paced.due(None if now_ms is None else int(now_ms * 1000)):
+            self.last = ev
+            out.append({"ev": ev["ev"], "t": ev["t"], "clock": words.clock(ev["t"]),
+                        "sentence": words.sentence(ev, self.names)})
+        return json.dumps(out)
 
     def state(self):
         """What a screen shows now, as JSON: what the follower knows, in the face's words."""
@@ -71,8 +82,8 @@ class View:
                               "sentence": words.sentence(v, n)}
         if f.board is not None:
             out["board"] = self._board()
-        if self.roll is not None:
-            r = self.roll
+        if f.roll is not None:
+            r = f.roll
             out["roll"] = {"face": r.get("face"), "sentence": words.sentence(r, n)}
         return json.dumps(out)
 
@@ -98,8 +109,11 @@ class View:
             squares[square]["heading"] = heading
             squares[square]["rgb"] = words.FACE["balls"][i - 1]["rgb"]   # as the matrix draws it
         inside = [sq for sq in _SQUARES if words.inside(b, sq)]
+        pending = words.pending_square(self.follow)
+        cursor = words.setup_cursor(self.follow)
         return {"squares": squares, "inside": inside, "turn": words.mover(self.follow),
-                "rows": words.rows(b)}
+                "rows": words.rows(b), "pending": None if pending is None else _SQUARES[pending],
+                "cursor": None if cursor is None else _SQUARES[cursor[0][cursor[1]]]}
 
     def cells(self, frame):
         """The matrix as a screen shows it, as JSON: each pixel's colour (``words.cells``;
@@ -110,9 +124,11 @@ class View:
     def matrix(self):
         """What the board's matrix shows, rebuilt from the stream for a page that watches a
         board (the stream carries events, not frames), as a JSON frame of 192 levels: the lobby's
-        quadrants, the last contest's bands, the Deathball board with the mover, the die's
-        last face; "" while nothing is known. The animations (a tumble, a run, a blink) are
-        not rebuilt: it shows where each ends."""
+        quadrants, the last contest's bands, the Deathball board with the mover (a
+        half-entered move's square, the set-up cursor), the die's last face; "" while
+        nothing is known. It follows the board's matrix step by step (the follower takes
+        each event when the matrix shows it: each step of a run, the die's face after its
+        tumble); the tumble and the blink themselves are not drawn."""
         frame = self._frame()
         return json.dumps(list(frame)) if frame is not None else ""
 
@@ -129,11 +145,16 @@ class View:
         if f.mode == "referee" and f.board is not None:
             frame = bytearray(192)
             mover = words.mover(f)
-            board_view.board(frame, f.board, turn=mover - 1 if mover else None, blink=True)
+            cursor = words.setup_cursor(f)
+            if cursor is not None:          # set-up: the free squares and the cursor, as the board draws them
+                board_view.setup(frame, f.board, cursor[0], cursor[1], board_view.PLAYER_COLOURS[mover - 1])
+                return frame
+            board_view.board(frame, f.board, turn=mover - 1 if mover else None, blink=True,
+                             pending=words.pending_square(f))
             return frame
-        if f.mode == "die" and self.roll is not None and self.roll.get("face"):
+        if f.mode == "die" and f.roll is not None and f.roll.get("face"):
             frame = bytearray(192)
-            board_view.face(frame, self.roll["face"], board_view.BALL_COLOURS[0])
+            board_view.face(frame, f.roll["face"], board_view.BALL_COLOURS[0])
             return frame
         return None
 
