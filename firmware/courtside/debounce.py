@@ -41,6 +41,9 @@ class Debouncer:
         n = len(gpio)
         self.n = n
         self.bits = tuple(1 << g for g in gpio)
+        self._id = {}                # GPIO bit -> button id
+        for i in range(n):
+            self._id[self.bits[i]] = i
         self.debounce_us = debounce_us
         self.stuck_us = stuck_us
         self.raw = bytearray(n)      # 1 = contact closed, as last seen
@@ -77,6 +80,13 @@ class Debouncer:
             self._changes(changed, levels)
 
     def _changes(self, changed, levels):
+        """Each button whose pin changed, in button order. Most snapshots change one pin:
+        that one is found in one step, not by a look at every button."""
+        if not changed & (changed - 1):
+            i = self._id.get(changed, -1)
+            if i >= 0:
+                self._edge(i, levels)
+            return
         i = 0
         while i < self.n:
             if changed & self.bits[i]:
