@@ -38,7 +38,7 @@ class Rig:
         return cls(path, pty=pty)
 
     @classmethod
-    def start(cls, folder, workdir, uf2=None, paused=True):
+    def start(cls, folder, workdir, uf2=None, paused=True, symbols=None):
         """Start ``node rp2emu.mjs`` from ``folder`` with its flash, socket and serial
         link in ``workdir``; returns once the socket answers."""
         os.makedirs(workdir, exist_ok=True)
@@ -50,6 +50,8 @@ class Rig:
                "--ctl", ctl, "--pty", pty, "--quiet"]
         if uf2:
             cmd += ["--uf2", uf2]
+        if symbols:
+            cmd += ["--symbols", symbols]
         if paused:
             cmd += ["--paused", "1"]
         log = open(os.path.join(workdir, "rig.log"), "ab")

@@ -111,9 +111,12 @@ class Board:
 
 # -- the scenarios ---------------------------------------------------------------------------
 
+SYMBOLS = None     # the image's symbol table, when it is not the rig's own (--symbols)
+
+
 def power_on(rig_folder, workdir, uf2):
     """A fresh emulator on the saved flash: power-on to ``hello`` (emulated ms)."""
-    rig = Rig.start(rig_folder, workdir, uf2=uf2)
+    rig = Rig.start(rig_folder, workdir, uf2=uf2, symbols=SYMBOLS)
     board = Board(rig)
     got = board.until(lambda s: '"ev":"hello"' in s, 10000, step_ms=5)
     if got is None:
@@ -264,13 +267,17 @@ def simulate(phases, names, workdir, name):
     return kinds["press"] + kinds["button"] + kinds["ignored"]
 
 
-def deploy(rig_folder, workdir, uf2, firmware):
-    rig = Rig.start(rig_folder, workdir, uf2=uf2, paused=False)
+def deploy(rig_folder, workdir, uf2, firmware, frozen=False):
+    rig = Rig.start(rig_folder, workdir, uf2=uf2, paused=False, symbols=SYMBOLS)
     try:
         cmd = [os.path.join(BIN, "courtside"), "deploy", "--port", rig.pty, "--timeout", "90"]
         if firmware:
             cmd += ["--firmware", firmware]
         subprocess.run(cmd, check=True)
+        if frozen:
+            # an image with the package frozen in: the copy on the flash would shadow it
+            subprocess.run([os.path.join(BIN, "mpremote"), "connect", rig.pty, "rm", "-r", ":courtside"],
+                           check=True)
     finally:
         rig.stop()
 
@@ -346,6 +353,7 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--rig", required=True, help="the emulator's folder (rp2emu.mjs, firmware/)")
     ap.add_argument("--uf2", help="a MicroPython image other than the rig's own")
+    ap.add_argument("--symbols", help="that image's symbol table (for the heap and allocation figures)")
     ap.add_argument("--firmware", help="deploy this firmware folder instead of the project's")
     ap.add_argument("--captures", default="pio,irq")
     ap.add_argument("--quick", action="store_true", help="150-press games and 300-press storms")
@@ -353,8 +361,13 @@ def main(argv=None):
     ap.add_argument("--burst", type=int, default=2000)
     ap.add_argument("--seed", type=int, default=26)
     ap.add_argument("--no-deploy", action="store_true")
+    ap.add_argument("--frozen", action="store_true",
+                    help="the image (--uf2) has the courtside package frozen in: deploy, then take "
+                         "the package off the flash so the frozen one runs")
     ap.add_argument("--json", help="write the figures here too")
     args = ap.parse_args(argv)
+    global SYMBOLS
+    SYMBOLS = args.symbols
     presses, storm = (150, 300) if args.quick else (600, 1000)
     workdir = tempfile.mkdtemp(prefix="courtside-chip-")
     began = time.time()
@@ -369,7 +382,7 @@ def main(argv=None):
         scenarios[name] = (phases, names)
         expected[name] = simulate(phases, names, workdir, name)
     if not args.no_deploy:
-        deploy(args.rig, workdir, args.uf2, args.firmware)
+        deploy(args.rig, workdir, args.uf2, args.firmware, args.frozen)
     results = {}
     problems = []
     for capture in args.captures.split(","):

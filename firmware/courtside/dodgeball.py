@@ -22,6 +22,9 @@ class DodgeBall(Stage):
 
     def start(self, ctx):
         self.arbiter = Arbiter(ctx.settings, ctx.rng)
+        self._earliest = []          # the open contest's first presses in time order (ARRIVALS)
+        self._of = None              # ... of this contest
+        self._stale = False          # presses were withdrawn: the next press redraws
         if ctx.seen:
             ctx.show(display.blank())
         for box in ctx.players:
@@ -56,7 +59,18 @@ class DodgeBall(Stage):
             ctx.light(p.player, lights.FAULT)
         else:
             ctx.tone("first" if len(contest.presses) == 1 else "later")
-        _show_arrivals(ctx, contest)
+        if self._arrived(contest, p) or self._stale:
+            self._stale = False
+            _show_arrivals(ctx, self._earliest)
+
+    def _arrived(self, contest, p):
+        """Keep the contest's ``ARRIVALS`` earliest presses as each press comes; True when
+        ``p`` is among them, so the matrix changes. A storm makes a contest of hundreds of
+        presses: sorting them all at every press made each press cost more than the last."""
+        if self._of is not contest:
+            self._of = contest
+            self._earliest = []
+        return _among_earliest(self._earliest, p, contest.first)
 
     def poll(self, ctx, now):
         done = self.arbiter.poll(now)
@@ -71,6 +85,13 @@ class DodgeBall(Stage):
     def withdraw(self, ctx, box, since):
         for p in self.arbiter.withdraw(box, since):
             ctx.emit("withdrawn", n=p.n, p=box + 1, why="box fault")
+        contest = self.arbiter.open
+        self._earliest = []
+        self._of = contest
+        self._stale = True
+        if contest is not None:
+            for p in contest.presses:
+                _among_earliest(self._earliest, p, contest.first)
 
     def _verdicts(self, ctx, contests):
         """The verdict of each judged contest, in order."""
@@ -93,12 +114,29 @@ def _ignored(ctx, box, button, stamp):
     ctx.emit_fields_at(stamp, "ignored", fields)
 
 
-def _show_arrivals(ctx, contest):
+ARRIVALS = 4     # bands the matrix shows
+
+
+def _among_earliest(earliest, p, ref):
+    """Put ``p`` into ``earliest`` (in time order from ``ref``, then by press number) if it
+    is among the first ``ARRIVALS``; True if it is."""
+    key = diff(p.stamp, ref)
+    i = len(earliest)
+    while i and (key < diff(earliest[i - 1].stamp, ref)
+                 or key == diff(earliest[i - 1].stamp, ref) and p.n < earliest[i - 1].n):
+        i -= 1
+    if i >= ARRIVALS:
+        return False
+    earliest.insert(i, p)
+    if len(earliest) > ARRIVALS:
+        earliest.pop()
+    return True
+
+
+def _show_arrivals(ctx, arrived):
     """Until the verdict the matrix shows arrivals, one band each, in time order."""
     if not ctx.seen:
         return
-    ref = contest.first
-    arrived = sorted(contest.presses, key=lambda q: (diff(q.stamp, ref), q.n))
     ctx.show(display.contest([[q.player] for q in arrived],
                              [1 << q.player if q.early else 0 for q in arrived]))
 
