@@ -307,7 +307,11 @@ def measure(args, capture, workdir, scenarios, expected):
         for mode in ("die", "referee", "dodgeball"):
             figs["first mode %s: longest pass ms" % mode] = first_mode(board, mode)
         for name, (phases, _names) in scenarios.items():
-            fig, bad = play(board, name, phases, expected[name])
+            try:
+                fig, bad = play(board, name, phases, expected[name])
+            except RuntimeError as e:          # the board stopped answering: say so, go on
+                fig, bad = {"stopped": str(e)}, ["%s: %s" % (name, e)]
+                board.run_ms(5000)
             figs.update({"%s: %s" % (name, k): v for k, v in fig.items()})
             problems += bad
         fig, bad = burst(board, args.burst)
