@@ -160,6 +160,7 @@ CEILINGS = {
     "courtside.events:_list": 11,
     "courtside.events:_text": 11,
     "courtside.events:_plain": 11,
+    "courtside.events:_named": 11,
     # (events._string spells only strings that need escaping: never a name the firmware
     # writes, so it is off the hot path)
     "courtside.hw.pico:Pico.write_line": 11,

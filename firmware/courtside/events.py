@@ -221,29 +221,30 @@ def _list(out, v):
     out += b"]"
 
 
-_QUOTED = {}          # short strings already spelled: every name the stream writes
-_QUOTED_MAX = 256     # ... at most this many of them, each
-_QUOTED_LEN = 24      # ... at most this long
-
-
 def _text(out, s):
     """A string: as it is when it is printable ASCII with nothing to escape (every name
-    the firmware writes), else spelled by ``_string``. The names come again and again
-    (kinds, keys, buttons), so each short one is spelled once and kept: on a board a dict
-    lookup is far cheaper than looking at every byte in bytecode."""
-    quoted = _QUOTED.get(s)
-    if quoted is None:
-        quoted = _spelled(s)
-        if len(s) <= _QUOTED_LEN and len(_QUOTED) < _QUOTED_MAX:
-            _QUOTED[s] = quoted
-    out += quoted
-
-
-def _spelled(s):
+    the firmware writes), else spelled by ``_string``. A kind or field name of ``FIELDS``
+    is plain by construction and found there by the interpreter's own search; anything
+    else is looked at byte by byte, which on a board costs a bytecode loop. (A cache of the
+    names spelled would be faster still, and costs a board kilobytes of heap it has not.)"""
     raw = s.encode("utf-8", "surrogatepass")   # a lone surrogate too (CPython refuses it)
-    if len(raw) == len(s) and _plain(raw):
-        return b'"' + raw + b'"'
-    return _string(s).encode()
+    if len(raw) == len(s) and (len(s) > 4 and _named(s) or _plain(raw)):
+        out += b'"'
+        out += raw
+        out += b'"'
+    else:
+        out += _string(s).encode()
+
+
+def _named(s):
+    """True for a kind or field name of ``FIELDS``."""
+    at = FIELDS.find(s)
+    while at >= 0:
+        end = at + len(s)
+        if FIELDS[at - 1] in " \n" and (end == len(FIELDS) or FIELDS[end] in " \n"):
+            return True
+        at = FIELDS.find(s, at + 1)
+    return False
 
 
 def _plain(raw):
