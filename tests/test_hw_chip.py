@@ -147,6 +147,19 @@ def test_a_line_too_big_for_the_queue_is_dropped_whole():
     assert not tx.write_line(bytearray(b"y" * 20)) and tx.unsent == 1 and tx.queued() == 21
 
 
+def test_a_line_bigger_than_the_limit_goes_out_alone():
+    # a verdict of hundreds of presses: made already, so it is sent, but only on its own
+    from courtside.hw.lines import Sender
+    port = Port()
+    ready = [False]
+    tx = Sender(port, lambda: ready[0], limit=32)
+    assert tx.write_line(bytearray(b"v" * 100)) and tx.queued() == 101
+    assert not tx.write_line(bytearray(b"x")) and tx.unsent == 1     # nothing beside it
+    ready[0] = True
+    tx.flush()
+    assert b"".join(port.written) == b"v" * 100 + b"\n" and tx.write_line(bytearray(b"x"))
+
+
 # Small ints ---------------------------------------------------------------------------------
 
 def test_the_check_catches_a_pixel_word_built_the_old_way(tmp_path, monkeypatch):

@@ -138,6 +138,44 @@ def soft_reset(board):
     return (got[0] - sent) / 1e6 if got else None
 
 
+_IMPORTS = """
+import sys, gc, time
+names = sorted(m for m in sys.modules if m.startswith('courtside'))
+for m in names:
+    del sys.modules[m]
+gc.collect()
+heap0 = gc.mem_alloc()
+t0 = time.ticks_us()
+for m in names:
+    __import__(m)
+t1 = time.ticks_us()
+gc.collect()
+print('@@IMPORTS', len(names), time.ticks_diff(t1, t0), gc.mem_alloc() - heap0)
+"""
+
+
+def start_cost(board):
+    """What loading the firmware's modules costs: after a fresh start, the modules it has
+    loaded are taken out of ``sys.modules`` at the REPL and imported again, timed, and
+    the heap they hold measured (what a frozen build would not spend)."""
+    soft_reset(board)
+    board.send("\x03")
+    if board.until(lambda s: "REPL is free" in s, 3000) is None:
+        return {}
+    board.run_ms(100)
+    board.send("\x05")                       # paste mode: the lines as they are
+    board.run_ms(50)
+    board.send(_IMPORTS.replace("\n", "\r"))
+    board.send("\x04")
+    got = board.until(lambda s: s.startswith("@@IMPORTS"), 20000)
+    if not got:
+        return {}
+    _, n, us, heap = got[1].split()
+    board.send("\x04")                       # a soft reset: the firmware runs again
+    board.until(lambda s: '"ev":"lobby"' in s, 20000, step_ms=5)
+    return {"modules at start": int(n), "their import ms": int(us) / 1000, "their heap bytes": int(heap)}
+
+
 def idle(board, seconds=2):
     board.run_ms(500)
     board.rig.alloc()
@@ -318,6 +356,7 @@ def measure(args, capture, workdir, scenarios, expected):
         figs.update({"burst: " + k: v for k, v in fig.items()})
         problems += bad
         figs.update({"at end: " + k: v for k, v in mem(board).items()})
+        figs.update(start_cost(board))
     finally:
         rig.stop()
     return figs, problems

@@ -123,9 +123,12 @@ class Sender:
         return self._bytes
 
     def room(self):
-        """Bytes a new line (with its newline) may take now."""
+        """Bytes a new line (with its newline) may take now: any size when the queue is
+        empty (a line bigger than the limit is already made; it goes out on its own)."""
         if (self._tail + 1) & self._smask == self._head:
             return 0
+        if self._head == self._tail:
+            return 0x3FFFFFFF
         return self._limit - self._bytes
 
     def write_line(self, text):
