@@ -15,10 +15,10 @@ import subprocess
 import symtable
 
 import pytest
+import test_vpico_guard
 from conftest import ROOT, tool
 from courtside_host.vpico.runner import VirtualPico
 from test_vpico_fence import SECRET, refused, untouched
-import test_vpico_guard
 from test_vpico_guard import CRAWL, VIPER
 
 GATE = ROOT / "host" / "courtside_host" / "vpico" / "pico" / "vpico_gate.py"
