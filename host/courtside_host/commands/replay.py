@@ -23,7 +23,7 @@ from rich.columns import Columns
 from rich.console import Console
 from rich.markup import escape
 
-from courtside_host import problem
+from courtside_host import files, problem
 from courtside_host.records import eventlog
 from courtside_host.records import replay as rp
 from courtside_host.views import monitor, render, timeline
@@ -45,7 +45,7 @@ def run(args):
     console = Console(highlight=False)
     try:
         names = render.Names(render.parse_names(args.name))
-        open(args.log, "rb").close()
+        files.opened(args.log).close()            # a FIFO, a device, a folder: said now
         events = eventlog.iterate(args.log)       # read as it is replayed: any length
     except ValueError as e:
         return problem.report("replay", str(e), problem.UNUSABLE)

@@ -16,6 +16,7 @@ import json
 import time
 from pathlib import Path
 
+from courtside_host import files
 from courtside_host.link.port import event
 
 FORMAT = 1
@@ -56,7 +57,7 @@ LINE_MAX = 1 << 16     # longer lines are not events a board writes: skipped unr
 def iterate(path):
     """The log's head line, then every event in it (dicts, in order), as they are read,
     skipping anything else (REPL noise, damaged or overlong lines)."""
-    with open(path, "rb") as f:
+    with files.opened(path) as f:
         number = 0
         while True:
             raw = f.readline(LINE_MAX + 1)
