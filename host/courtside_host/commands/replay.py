@@ -34,11 +34,15 @@ def add_arguments(parser):
     parser.add_argument("--tie-us", type=int, help="judge with this tie window (us)")
     parser.add_argument("--contest-ms", type=int, help="judge with this contest window (ms)")
     parser.add_argument("--answer-ms", type=int, help="judge with this answer window (ms)")
-    parser.add_argument("--all", action="store_true", help="show every contest, not only differences")
+    parser.add_argument("--all", action="store_true",
+                        help="show every contest, not only the first %d that differ" % SHOWN_MAX)
     parser.add_argument("--svg", type=Path, metavar="DIR",
                         help="draw every contest as a timeline, one SVG file each, into DIR")
     parser.add_argument("--name", action="append", default=[], metavar="N=NAME",
                         help="show player N by this name (repeatable)")
+
+
+SHOWN_MAX = 50     # differing contests shown in full; the rest are counted (--all shows all)
 
 
 def run(args):
@@ -61,11 +65,14 @@ def run(args):
             return problem.report("replay", str(e), problem.UNUSABLE)
     judging = ", ".join("%s=%s" % (k, v) for k, v in sorted(overrides.items())) or "the recorded settings"
 
+    shown = [0]
+
     def show(c):                                  # each contest as soon as both sides judged it
         if args.svg:
             _draw(args.svg, c, names)
-        if c.same and not args.all:
+        if not args.all and (c.same or shown[0] >= SHOWN_MAX):
             return
+        shown[0] += 1
         game, number = c.number
         where = "session %d game %d" % (c.session, game) if c.session else "before the first game start"
         title = "%s, %s" % (where, render.contest_heading(c.recorded or c.replayed, c.settings))
@@ -81,6 +88,10 @@ def run(args):
     except OSError as e:                          # the log while read, or the timelines' folder
         return problem.report("replay", "%s (%s)" % (e.strerror or e, e.filename or args.log),
                               problem.UNUSABLE)
+    unshown = report.differing_count - shown[0]
+    if not args.all and unshown > 0:
+        console.print("[yellow]%d more contests differ, not shown (the first %d are; --all shows every "
+                      "contest)[/]" % (unshown, SHOWN_MAX))
     _summary(console, report, names, overrides, judging, args)
     if not report.session_count and not report.contest_count:
         return problem.report("replay", "nothing to replay in %s: no session or game starts in it, "
