@@ -101,8 +101,7 @@ def port(surface, until):
                 data = b"\x03\x02" + bytes(rng.choice(b"abcxyz ")
                                            for _ in range(rng.randint(1000, 400_000)))
             else:
-                parts = [rng.randbytes(100), b"\x03" * 30, b"\x04", b"\x01", b"\x05A\x01",
-                         b"import time\rtime.sleep(0.1)\r"]
+                parts = [rng.randbytes(100), b"\x03" * 30, b"\x04", b"\x01", b"\x05A\x01", b"1/0\r"]
                 data = b"".join(rng.choice(parts) for _ in range(rng.randint(5, 500)))
             boots = pico.boots
             try:

@@ -253,6 +253,23 @@ class VirtualPico:
             while os.read(self._in_r, 65536):
                 pass
 
+    def caught_up(self):
+        """Whether the board has read everything it was sent and sleeps waiting for more,
+        with nothing held for it and everything it wrote passed on to the port (what a test
+        waits for after a flood, rather than a time)."""
+        child = self.child
+        if child is None or child.stdout.closed or self._state is None or self._restart_at:
+            return False
+        if self._to_child or self._held or self._out or self._unread():
+            return False
+        try:
+            with open("/proc/%d/stat" % child.pid) as f:
+                sleeping = f.read().rsplit(")", 1)[1].split()[0] == "S"
+            pending = struct.unpack("i", fcntl.ioctl(child.stdout.fileno(), termios.FIONREAD, b"\0\0\0\0"))[0]
+        except (OSError, IndexError):
+            return False
+        return sleeping and pending == 0
+
     def _ctrl_c(self):
         """Ctrl-C from the laptop. What was sent before it and not yet read is dropped (a
         Pico empties its receive buffer), so a Ctrl-C behind a flood of bytes is not kept

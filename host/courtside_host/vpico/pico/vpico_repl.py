@@ -90,10 +90,15 @@ class Runner:
 
     # the raw REPL ---------------------------------------------------------------------
 
-    def raw(self):
-        port.send("raw REPL; CTRL-B to exit\r\n")
+    def raw(self, resumed=False):
+        """The raw REPL; ``resumed`` after an interrupt or an error in the REPL itself, which
+        on a board only clears the line: no banner, no prompt."""
+        if not resumed:
+            port.send("raw REPL; CTRL-B to exit\r\n")
         while True:
-            port.send(">")
+            if not resumed:
+                port.send(">")
+            resumed = False
             line = bytearray()
             while True:
                 c = getc()
@@ -163,8 +168,9 @@ class Runner:
 
     # the friendly REPL ----------------------------------------------------------------
 
-    def friendly(self):
-        banner()
+    def friendly(self, resumed=False):
+        if not resumed:
+            banner()
         while True:
             c, line = read_line(">>> ", "")
             if c == 1:
@@ -247,14 +253,22 @@ def _serve(board, start, state):
                 if start != "raw":
                     board.run_file("main.py", reboot)
                 port.tell("idle")
-            elif mode == "raw":
-                state[0] = board.raw()
+            elif mode in ("raw", "raw resumed"):
+                state[0] = board.raw(mode != "raw")
             else:
-                state[0] = board.friendly()
+                state[0] = board.friendly(mode != "friendly")
         except KeyboardInterrupt:
+            _resume(state)
             _recover(None)
         except Exception as e:              # MemoryError, UnicodeError...: the REPL goes on
+            _resume(state)
             _recover(e)
+
+
+def _resume(state):
+    """After an interrupt or an error, the same REPL goes on without its banner."""
+    if state[0] in ("raw", "friendly"):
+        state[0] += " resumed"
 
 
 def _recover(error):
