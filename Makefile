@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 RUNTIME := $(VENV)/.web-runtime
 
-.PHONY: setup system sim test test-fast lint typecheck bench chip clean
+.PHONY: setup system sim test test-fast fuzz lint typecheck bench chip clean
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -65,8 +65,17 @@ test: $(STAMP) $(RUNTIME) system
 test-fast: $(STAMP) $(RUNTIME)
 	$(PYTEST) -m "not slow and not browser and not vpico and not svg"
 
+# The fuzz tier, not part of make test: minutes of random inputs on the surfaces a hostile
+# input reaches (the virtual Pico's port and fence, the readers, scripts on both runtimes,
+# replay), seeded; it prints tries, failures and peak memory per surface (fuzz/run.py).
+FUZZ_SEED ?= 27
+FUZZ_MINUTES ?= 6
+
+fuzz: $(STAMP)
+	$(BIN)/python fuzz/run.py --seed $(FUZZ_SEED) --minutes $(FUZZ_MINUTES)
+
 lint: $(STAMP)
-	$(BIN)/ruff check firmware host tests bench
+	$(BIN)/ruff check firmware host tests bench fuzz
 
 bench: $(STAMP)
 	$(BIN)/python bench/run_all.py

@@ -61,7 +61,7 @@ def test_host_type_checks(tmp_path):
 
 
 def test_ruff_is_clean():
-    run = subprocess.run([tool("ruff"), "check", "firmware", "host", "tests", "bench"], cwd=ROOT,
+    run = subprocess.run([tool("ruff"), "check", "firmware", "host", "tests", "bench", "fuzz"], cwd=ROOT,
                          capture_output=True, text=True, check=False)
     assert run.returncode == 0, run.stdout + run.stderr
 

@@ -53,6 +53,31 @@ def test_redeploy_sends_only_the_changed_file(vpico, firmware):
     assert result.pong["fw"] == dep.local_version(firmware)
 
 
+@pytest.mark.vpico
+def test_a_compiled_deploy_after_a_source_deploy_works(tmp_path):
+    """``deploy --source`` puts ``courtside/hw/native.py`` (native and viper code) on
+    the board; the next deploy's hashing probe reads it as any file (the board refuses only
+    to load it), and the compiled deploy replaces the sources. (A board compiling the
+    firmware from source needs more heap than the 192 KiB the virtual Pico gives by default.)"""
+    from courtside_host.vpico.runner import VirtualPico
+    with VirtualPico(tmp_path / "flash", heap="512k") as vpico:
+        source_then_compiled(vpico)
+
+
+def source_then_compiled(vpico):
+    first = dep.deploy(vpico.port, source=True)
+    assert (vpico.flash / "courtside" / "hw" / "native.py").exists()
+    assert b"@micropython.viper" in (vpico.flash / "courtside" / "hw" / "native.py").read_bytes()
+    assert first.pong["fw"] == dep.local_version()
+    again = dep.deploy(vpico.port, source=True)
+    assert again.sent == [] and again.deleted == []
+    compiled = dep.deploy(vpico.port)
+    assert compiled.pong["fw"] == dep.local_version()
+    files = board_files(vpico.flash)
+    assert "courtside/core.mpy" in files and "courtside/hw/native.py" not in files
+    assert dep.deploy(vpico.port).sent == []
+
+
 def test_stale_files_are_removed_and_others_kept(vpico):
     dep.deploy(vpico.port, ping=False)
     flash = vpico.flash

@@ -48,6 +48,29 @@ def test_a_burst_on_the_virtual_pico_is_answered_line_by_line(vpico):
     assert "error" not in kinds and "hello" not in kinds     # no fault, no restart
 
 
+def test_taps_of_one_button_do_not_hold_the_commands_behind_them(vpico):
+    """2,000 ``sim 1 THROW tap`` lines once held the virtual Pico's line reader 80 ms each
+    (``ping`` behind them waited 161 s); a tap's release now waits apart, and a button
+    tapped again before its release is released then, as a fast finger would."""
+    import serial
+    from courtside_host.link import deploy as dep
+    dep.deploy(vpico.port)
+    port = serial.Serial(vpico.port, timeout=0.2)
+    try:
+        port.write(b"join 1\njoin 2\nstart\n")
+        port.write(b"sim 1 THROW tap\n" * 2000 + b"ping\n")
+        got, end = b"", time.monotonic() + 60        # 160 s of held lines before
+        while b'"ev":"pong"' not in got and time.monotonic() < end:
+            got += port.read(65536)
+        got += port.read(65536)
+    finally:
+        port.close()
+    lines = [json.loads(x) for x in got.decode().splitlines() if x.startswith("{")]
+    kinds = [e["ev"] for e in lines]
+    assert "pong" in kinds and "press" in kinds
+    assert "error" not in kinds and "hello" not in kinds
+
+
 class _Board(Quiet):
     """The hardware interface with a queue of lines waiting to be read."""
 

@@ -136,7 +136,8 @@ def test_the_packages_are_layers():
             package_of(t) for t in targets if package_of(t) != package_of(name))
     assert cycles(edges) == []
     assert "commands" not in set().union(*(v for k, v in edges.items() if k != "cli"))
-    assert edges["link"] <= {"paths"} and edges["views"] <= {"link", "paths"}
+    assert edges["link"] <= {"paths", "files"} and edges["views"] <= {"link", "paths", "files"}
+    assert edges.get("files", set()) == set()          # a leaf, as paths is
 
 
 def test_no_library_module_imports_a_command():

@@ -309,7 +309,7 @@ def test_random_play_that_once_gave_a_negative_lag_replays_identical():
 
 
 def test_a_log_that_is_a_folder_or_timelines_that_cannot_be_written_are_refused(worked, tmp_path, capsys):
-    assert replay(tmp_path) == 2 and "cannot read" in capsys.readouterr().err
+    assert replay(tmp_path) == 2 and "is a directory, not a regular file" in capsys.readouterr().err
     log = tmp_path / "round.jsonl"
     log.write_text(worked["dodgeball_round"])
     (tmp_path / "taken").write_text("a file where the pictures should go")

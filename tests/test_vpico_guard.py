@@ -201,6 +201,13 @@ def _crawl(limit=6000):
         for name in ('system', 'getenv', 'VfsPosix', 'mem32', 'addressof', 'getaddrinfo', 'tcsetattr'):
             if hasattr(o, name) and not isinstance(o, dict):
                 bad.append('%r.%s' % (o, name))
+        # the rules themselves, or what keeps them (vpico_guard's and vpico_gate's insides)
+        if isinstance(o, dict) and [k for k in ('REFUSED', 'SourceCheck', 'MpyCheck', 'install') if k in o]:
+            bad.append('a dict holding the rules: %r' % sorted(k for k in o if isinstance(k, str))[:8])
+        if kind in ('Mounted', 'Checked', 'MpyCheck', 'SourceCheck') or \
+                repr(o) in ("<class 'Mounted'>", "<class 'Checked'>", "<class 'MpyCheck'>",
+                            "<class 'SourceCheck'>"):
+            bad.append(repr(o))
         if isinstance(o, dict):
             todo.extend(o.values())
             todo.extend(o.keys())
@@ -252,8 +259,13 @@ def test_native_code_on_the_flash_is_neither_imported_nor_read(world, link, tmp_
             assert "EACCES" in said or "ImportError: no module named '%s'" % name in said, name
             assert link.eval("%r in __import__('sys').modules" % name) is False
         assert link.eval("__import__('plain').g()") == 7      # bytecode .mpy: as on a board
-        assert "EACCES" in error(link, "open('natmpy.mpy', 'rb').read()")
-        assert link.eval("len(open('nat.py').read())") == len(NATIVE_SRC)   # as text: only read
+        # a program's open reads them, as any file (reading runs nothing: deploy hashes
+        # them); what opens a file as the loader does, without the program's open, is refused
+        size = (pico.flash / "natmpy.mpy").stat().st_size
+        assert link.eval("len(open('natmpy.mpy', 'rb').read())") == size
+        assert link.eval("len(open('nat.py', 'rb').read())") == len(NATIVE_SRC)
+        assert "EACCES" in error(link, "import io; io.open('natmpy.mpy', 'rb').read()")
+        assert link.eval("len(open('nat.py').read())") == len(NATIVE_SRC)
         assert "SyntaxError" in error(link, "exec(open('nat.py').read())")
     finally:
         for name in ("nat.py", "nat_spaced.py", "natmpy.mpy", "plain.mpy", "forged.mpy"):

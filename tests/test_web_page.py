@@ -430,14 +430,14 @@ def test_the_tv_layout_on_a_key_in_both_games_and_the_die(web, driver):
 def test_hostile_text_gives_the_unix_ports_bytes_in_the_page(web, driver, micropython, tmp_path):
     """The WebAssembly runtime, on the commands that once gave different bytes on different
     runtimes (lone surrogates, DEL, NUL, several bad words in a set, Unicode spaces)."""
-    from test_one_text import HOSTILE_COMMANDS, script_of
-    text = script_of(HOSTILE_COMMANDS)
+    from test_one_text import WHOLE_COMMANDS, script_of
+    text = script_of(WHOLE_COMMANDS)
     open_page(driver, web.url)
     streamed = driver.execute_script("return window.courtside.script(arguments[0], 7)", text)
     path = tmp_path / "hostile.jsonl"
     path.write_text(text)
     assert streamed == simulate(micropython, "--seed", "7", path).stdout
-    assert '"line":"\\ud800"' in streamed and '"line":"a\\u007fb"' in streamed
+    assert '"line":"\\ud83d\\ude00"' in streamed and '"line":"a\\u007fb"' in streamed
 
 
 def _random_commands():

@@ -3,9 +3,10 @@
 MicroPython's ``json`` takes more than the standard allows (a NUL or another control
 character after the value or inside a string, ``01``, ``"\\x"``, a trailing comma), and
 CPython's takes ``NaN`` and ``Infinity``; both may run out of stack on text nested deep
-enough. Text that passes ``strict_json`` first gets the same value from both, so a script
-line or a pin map means the same to the simulator on either runtime, the laptop's tools
-and the board.
+enough; and both take an escaped half of a surrogate pair (``"\\ud800"``), a string no
+UTF-8 text can hold, which fails later wherever it is written out. Text that passes
+``strict_json`` first gets the same value from both, so a script line or a pin map means
+the same to the simulator on either runtime, the laptop's tools and the board.
 
     strict_json('{"t": 0}')          # True
     strict_json('{"t": 01}')         # False
@@ -101,14 +102,42 @@ def strict_json(text, depth_max=32):
     return fault(text, depth_max) is None
 
 
+def lone_surrogate(text):
+    """The index of the first escape of half a surrogate pair (``\\ud800`` not followed by
+    ``\\udc00``...``\\udfff``, or the second half alone) in JSON text, or -1."""
+    i = text.find("\\")
+    while i >= 0:
+        if text[i + 1:i + 2] != "u":
+            i = text.find("\\", i + 2)               # an escape of one character (\\\\ too)
+            continue
+        code = _hex(text[i + 2:i + 6])
+        if 0xD800 <= code < 0xDC00:                  # first half: the second must follow
+            if text[i + 6:i + 8] != "\\u" or not 0xDC00 <= _hex(text[i + 8:i + 12]) < 0xE000:
+                return i
+            i += 6
+        elif 0xDC00 <= code < 0xE000:
+            return i
+        i = text.find("\\", i + 6)
+    return -1
+
+
+def _hex(digits):
+    if len(digits) != 4 or any(d not in _HEX for d in digits):
+        return -1
+    return int(digits, 16)
+
+
 def fault(text, depth_max=32):
     """None for good JSON text (see ``strict_json``), else what is wrong and where:
     ``(why, line, column)``, counted from 1."""
     at = _fault_at(text, depth_max)
-    if at is None:
-        return None
     why = "not valid JSON"
-    if at < 0:
+    if at is None:
+        at = lone_surrogate(text)
+        if at < 0:
+            return None
+        why = "half a surrogate pair escaped (no character)"
+    elif at < 0:
         at, why = -at - 1, "nested deeper than %d" % depth_max
     line = text.count("\n", 0, at) + 1
     return why, line, at - (text.rfind("\n", 0, at) + 1) + 1

@@ -111,20 +111,31 @@ def load(path):
     """Saved settings over the defaults; a missing file gives the defaults. A file that
     cannot be settings (too big, not UTF-8, not JSON, nested too deep, a bad value) raises
     ValueError saying which, having read no more than ``FILE_MAX`` bytes of it."""
-    import json
     try:
         with open(path, "rb") as f:
             raw = f.read(FILE_MAX + 1)
     except OSError:
         return dict(DEFAULTS)
+    return read(raw, path)
+
+
+def read(raw, name="settings"):
+    """Settings over the defaults from a file's bytes (``name`` in what is wrong): at most
+    ``FILE_MAX`` of them, UTF-8, a JSON object of good values (ValueError otherwise)."""
+    import json
     if len(raw) > FILE_MAX:
-        raise ValueError("%s is longer than %d bytes" % (path, FILE_MAX))
+        raise ValueError("%s is longer than %d bytes" % (name, FILE_MAX))
     try:
-        saved = json.loads(raw.decode())
+        text = raw.decode()
+        saved = json.loads(text)
     except UnicodeError:
-        raise ValueError("%s is not UTF-8 text" % path) from None
+        raise ValueError("%s is not UTF-8 text" % name) from None
     except (ValueError, RuntimeError, MemoryError):   # RuntimeError: nested too deep
-        raise ValueError("%s is not JSON" % path) from None
+        raise ValueError("%s is not JSON" % name) from None
+    if "\\u" in text:
+        from courtside.jsoncheck import lone_surrogate
+        if lone_surrogate(text) >= 0:
+            raise ValueError("%s is not JSON: half a surrogate pair escaped" % name)
     if not isinstance(saved, dict):
-        raise ValueError("%s must hold a JSON object" % path)
+        raise ValueError("%s must hold a JSON object" % name)
     return merged(DEFAULTS, saved)

@@ -7,6 +7,10 @@ time while stdin has bytes, control characters dropped, other bytes above ASCII 
 ``?``, a line of any length cut so the core refuses it. Whatever arrives, it carries on.
 While ``QUEUE`` lines wait for the firmware, standard input is left unread, as a board's
 full USB buffer holds the laptop back: a flood is taken line by line, and nothing is lost.
+A tap's release is due 80 ms later and does not hold the lines behind it: it waits in a
+list of at most ``TAPS`` (then standard input is left unread too), released on time by
+one task; a button pressed again (or let go) before its tap's release is released then,
+as a fast finger would, so 2,000 taps of one button take no 160 s.
 
     asyncio.create_task(stdin_lines(board))
 """
@@ -22,6 +26,7 @@ except ImportError:  # pragma: no cover
 
 POLL_MS = 5         # how often stdin is looked at while it is quiet
 QUEUE = 8           # lines waiting for the firmware; past this stdin is left unread
+TAPS = 64           # taps waiting for their release; past this stdin is left unread
 
 
 async def stdin_lines(board, stream=None, ready=None, timeline=None):
@@ -34,22 +39,33 @@ async def stdin_lines(board, stream=None, ready=None, timeline=None):
         stream = sys.stdin.buffer
         ready = poller(sys.stdin, select.POLLIN)
     rx = Receiver(stream, ready, limit=LINE_MAX)
+    taps = []                                 # (when, button): releases due, in time order
+    asyncio.create_task(_release(board, taps))
     while True:
-        while len(board.lines) >= QUEUE:      # as a board's USB buffer holds the laptop
-            await asyncio.sleep(POLL_MS / 1000)
+        while len(board.lines) >= QUEUE or len(taps) >= TAPS:   # as a board's USB buffer
+            await asyncio.sleep(POLL_MS / 1000)                # holds the laptop back
         line = rx.read_line()
         if line is None:
             await asyncio.sleep(POLL_MS / 1000)
         else:
-            await _line(board, line, timeline)
+            await _line(board, line, timeline, taps)
 
 
-async def _line(board, line, timeline=None):
+async def _release(board, taps):
+    """Release each tap's button when its 80 ms are up."""
+    from courtside.clock import diff
+    while True:
+        while taps and diff(board.ticks_us(), taps[0][0]) >= 0:
+            board.inject(taps.pop(0)[1], False)
+        await asyncio.sleep(POLL_MS / 1000)
+
+
+async def _line(board, line, timeline=None, taps=None):
     from courtside import text
     line = text.strip(line)
     parts = text.words(line)
     if parts and parts[0] == "sim":
-        problem = await _sim_press(board, parts[1:])
+        problem = await _sim_press(board, parts[1:], taps)
         if problem:
             from courtside import events
             t = timeline.at(board.ticks_us()) if timeline is not None else 0
@@ -58,7 +74,7 @@ async def _line(board, line, timeline=None):
     board.feed_line(line)
 
 
-async def _sim_press(board, words):
+async def _sim_press(board, words, taps=None):
     if len(words) not in (2, 3):
         return "sim needs: sim BOX BUTTON [down|up|tap]"
     from courtside.text import upper, whole
@@ -70,8 +86,18 @@ async def _sim_press(board, words):
     edge = words[2] if len(words) == 3 else "tap"
     if edge not in ("down", "up", "tap"):
         return "sim edge must be down, up or tap"
+    if taps is not None:
+        for i, (_, held) in enumerate(taps):
+            if held == button:          # still held by an earlier tap: released now
+                del taps[i]
+                board.inject(button, False)
+                break
     if edge != "up":
         board.inject(button, True)
+    if edge == "tap" and taps is not None:
+        from courtside.clock import add
+        taps.append((add(board.ticks_us(), TAP_US), button))
+        return None
     if edge == "tap":
         await asyncio.sleep(TAP_US / 1e6)
     if edge != "down":

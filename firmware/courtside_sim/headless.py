@@ -59,12 +59,38 @@ def main(argv, out=None):
                       busy_ms=numbers["--busy-ms"])
 
 
+_KINDS = ((0x4000, "a directory"), (0x1000, "a FIFO"), (0x2000, "a character device"),
+          (0x6000, "a block device"), (0xC000, "a socket"))
+
+
+def not_a_file(path):
+    """What ``path`` is when it is not a regular file ("a FIFO", "a directory"...), before it
+    is opened (opening a FIFO waits for a writer); None for a regular file, or for one that
+    cannot be looked at (its opening says why). Both runtimes' ``os.stat`` give the mode
+    first."""
+    import os
+    try:
+        kind = os.stat(path)[0] & 0xF000
+    except OSError:
+        return None
+    if kind == 0x8000:
+        return None
+    for mode, name in _KINDS:
+        if kind == mode:
+            return name
+    return "not a regular file"
+
+
 def run_script(script_path, seed=1, t0=0, pins_path=None, changes=(), out=None, busy_ms=0):
     # In the order that keeps a board-sized heap in one piece: the pin map (whose checker
     # is dropped again), then everything that stays loaded and the board with its ring,
     # and only then the script, whose checking leaves garbage behind.
     from courtside import pins as pin_map
     pins_path = pins_path or default_pins()
+    for path in (pins_path, script_path):
+        wrong = not_a_file(path)
+        if wrong:
+            return _fail("%s is %s, not a regular file" % (path, wrong))
     try:
         pins = pin_map.load(pins_path)
     except (OSError, ValueError) as e:

@@ -8,7 +8,11 @@ command. Blank lines and lines starting with ``#`` are comments.
 ``Script`` checks every line before anything runs (so a bad line at the end of an hour's
 script is refused before the first event), then hands the inputs out in time order.
 A script whose lines are already in time order is streamed from the file, so its size
-does not matter; one out of order is sorted in memory.
+does not matter; the releases of its taps wait in a queue (constant work per tap), at
+most ``PENDING_MAX`` at once. One out of order is sorted in memory as one number per
+input (its time and its place in the file) and read again line by line in that order;
+it may hold at most ``SORTED_MAX`` inputs. Both limits are checked before anything runs,
+the same on CPython and the unix port, so every script gets one verdict on both.
 
     script = Script(lambda: open(path, "rb"), pins)    # ScriptError naming the line
     while script.next_time() is not None:
@@ -23,7 +27,10 @@ TAP_US = 80000
 MAX_T = 8 * 3600 * 1000000   # eight hours of play, in us
 LINE_MAX = 4096              # bytes in one script line
 DEPTH_MAX = 16               # arrays and objects nested in one script line
+PENDING_MAX = 4096           # taps whose releases wait at once (taps within 80 ms of each other)
+SORTED_MAX = 20000           # inputs in a script whose lines are out of time order
 _CHUNK = 128
+_PLACE = 23                  # bits of a sorted input's number below its time
 
 
 class ScriptError(ValueError):
@@ -122,6 +129,32 @@ def parse_line(number, text, pins):
     raise ScriptError("script line %d: \"e\" must be down, up or tap" % number)
 
 
+class _Queue:
+    """First in, first out, with constant work per item on both runtimes (MicroPython's
+    deque cannot be looked into)."""
+
+    def __init__(self):
+        self._in = []
+        self._out = []
+
+    def __len__(self):
+        return len(self._in) + len(self._out)
+
+    def push(self, item):
+        self._in.append(item)
+
+    def first(self):
+        if not self._out:
+            self._in.reverse()
+            self._in, self._out = self._out, self._in
+        return self._out[-1] if self._out else None
+
+    def pop(self):
+        item = self.first()
+        self._out.pop()
+        return item
+
+
 class Script:
     """The inputs of a script file in time order (stable: equal times keep file order)."""
 
@@ -135,12 +168,15 @@ class Script:
         self._advance()
 
     def _lines(self):
-        """(number, text) for every line; a line longer than LINE_MAX is refused."""
+        """(where, number, text) for every line, ``where`` the byte it starts at; a line
+        longer than LINE_MAX is refused."""
         source = self._open()
         try:
             line = bytearray()
             number = 0
             long = False
+            read = 0                  # bytes before the chunk
+            where = 0                 # where the line being read starts
             while True:
                 chunk = source.read(_CHUNK)
                 if not chunk:
@@ -158,63 +194,85 @@ class Script:
                     number += 1
                     if long:
                         raise ScriptError("script line %d: longer than %d bytes" % (number, LINE_MAX))
-                    yield number, _decode(number, line)
+                    yield where, number, _decode(number, line)
                     line = bytearray()
                     start = end + 1
+                    where = read + start
+                read += len(chunk)
             if line or long:
                 number += 1
                 if long:
                     raise ScriptError("script line %d: longer than %d bytes" % (number, LINE_MAX))
-                yield number, _decode(number, line)
+                yield where, number, _decode(number, line)
         finally:
             source.close()
 
     def _check(self):
-        """Read every line once; True when the lines come in time order."""
+        """Read every line once; True when the lines come in time order. The limits are
+        checked here, before anything runs."""
         ordered = True
         before = 0
-        for number, text in self._lines():
+        inputs = 0
+        waiting = _Queue()            # release times of taps still to come, in time order
+        for _, number, text in self._lines():
             item, release = parse_line(number, text, self.pins)
             if item is None:
                 continue
+            inputs += 1
             if item[0] < before:
                 ordered = False
             before = item[0]
             last = release[0] if release else item[0]
             self.last = max(self.last, last)
+            if ordered:
+                while len(waiting) and waiting.first() <= item[0]:
+                    waiting.pop()
+                if release:
+                    waiting.push(release[0])
+                    if len(waiting) > PENDING_MAX:
+                        raise ScriptError("script line %d: more than %d taps within %d ms of each other"
+                                          % (number, PENDING_MAX, TAP_US // 1000))
+        if not ordered and inputs > SORTED_MAX:
+            raise ScriptError("script: %d inputs out of time order; a script out of order may hold "
+                              "at most %d: put its lines in time order" % (inputs, SORTED_MAX))
         return ordered
 
     def _stream(self):
-        pending = []   # releases of taps still to come, in time order
-        for number, text in self._lines():
+        pending = _Queue()            # releases of taps still to come, in time order
+        for _, number, text in self._lines():
             item, release = parse_line(number, text, self.pins)
             if item is None:
                 continue
-            while pending and pending[0][0] <= item[0]:
-                yield pending.pop(0)
+            while len(pending) and pending.first()[0] <= item[0]:
+                yield pending.pop()
             yield item
-            if release:
-                i = len(pending)
-                while i and pending[i - 1][0] > release[0]:
-                    i -= 1
-                pending.insert(i, release)
-        while pending:
-            yield pending.pop(0)
+            if release:               # a tap's release: 80 ms after it, so after every other
+                pending.push(release)
+        while len(pending):
+            yield pending.pop()
 
     def _sorted(self):
-        items = []
+        from array import array
+        keys = []                     # time << _PLACE | the input's number: one int each
+        places = array("q")           # per input: where its line starts << 1, | 1 for a release
+        for where, number, text in self._lines():
+            item, release = parse_line(number, text, self.pins)
+            for got, bit in ((item, 0), (release, 1)):
+                if got is not None:
+                    keys.append(got[0] << _PLACE | len(places))
+                    places.append(where << 1 | bit)
+        keys.sort()
+        source = self._open()
         try:
-            for number, text in self._lines():
-                item, release = parse_line(number, text, self.pins)
-                if item is not None:
-                    items.append((item[0], len(items), item))
-                if release is not None:
-                    items.append((release[0], len(items), release))
-            items.sort()
-        except MemoryError:
-            raise ScriptError("script too large to sort in memory: put its lines in time order") from None
-        for entry in items:
-            yield entry[2]
+            mask = (1 << _PLACE) - 1
+            for key in keys:
+                place = places[key & mask]
+                source.seek(place >> 1)
+                text = _decode(0, source.readline(LINE_MAX + 1).rstrip(b"\n"))
+                item, release = parse_line(0, text, self.pins)
+                yield release if place & 1 else item
+        finally:
+            source.close()
 
     def _advance(self):
         try:

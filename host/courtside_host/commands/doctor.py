@@ -12,10 +12,10 @@ Exit status 0 when everything is in order, 1 otherwise.
 """
 
 import json
-from pathlib import Path
 
 from rich.console import Console
 
+from courtside_host import files
 from courtside_host.link import deploy as dep
 from courtside_host.link import flash as fl
 from courtside_host.link.port import BoardError, connect, find_port, pico_ports
@@ -82,15 +82,14 @@ def add_arguments(parser):
 def local_checks(checks, pins_path):
     from courtside import pinmap
     try:
-        data = json.loads(Path(pins_path).read_text())
+        data = pinmap.read(files.read(pins_path, pinmap.FILE_MAX)).data
+    except pinmap.PinMapError as e:
+        checks.bad("pin map %s" % pins_path, "; ".join(e.problems))
+        return None
     except (OSError, ValueError) as e:
         checks.bad("pin map %s" % pins_path, str(e))
         return None
-    problems = pinmap.check(data)
-    if problems:
-        checks.bad("pin map %s" % pins_path, "; ".join(problems))
-    else:
-        checks.ok("pin map %s" % pins_path, "%d boxes, board %s" % (len(data["boxes"]), data["board"]))
+    checks.ok("pin map %s" % pins_path, "%d boxes, board %s" % (len(data["boxes"]), data["board"]))
     return data
 
 
@@ -122,10 +121,9 @@ def board_checks(checks, port, local_pins, ping):
             checks.bad("board /pinmap.json", "missing: courtside deploy writes it")
         else:
             try:
-                board_pins = json.loads(text)
-                problems = pinmap.check(board_pins)
-            except ValueError as e:
-                board_pins, problems = None, ["not JSON: %s" % e]
+                board_pins, problems = pinmap.read(text.encode()).data, []
+            except pinmap.PinMapError as e:
+                board_pins, problems = None, e.problems
             if problems:
                 checks.bad("board /pinmap.json", "; ".join(problems))
             elif local_pins is not None and board_pins != local_pins:
@@ -137,7 +135,7 @@ def board_checks(checks, port, local_pins, ping):
             checks.ok("board /settings.json", "none: the defaults are used")
         else:
             try:
-                config.merged(config.DEFAULTS, json.loads(settings))
+                config.read(settings.encode(), "/settings.json")
                 checks.ok("board /settings.json", settings.strip())
             except ValueError as e:
                 checks.bad("board /settings.json", "refused by the firmware's rules: %s" % e)

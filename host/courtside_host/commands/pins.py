@@ -22,7 +22,7 @@ from pathlib import Path
 
 from courtside import pinmap
 
-from courtside_host import paths, problem
+from courtside_host import files, paths, problem
 
 
 def add_arguments(parser):
@@ -61,7 +61,10 @@ def check_file(path: Path, out=None) -> bool:
         else:
             print("%s: %s" % (path, what), file=out)
     try:
-        raw = path.read_bytes()
+        raw = files.read(path, pinmap.FILE_MAX)
+    except files.NotReadable as e:
+        print(str(e).replace(str(path), "%s:" % path, 1), file=wrong)
+        return False
     except OSError as e:
         wrong("cannot read it (%s)" % (e.strerror or e))
         return False
@@ -97,7 +100,7 @@ def init(target: Path, variant: str | None = None, force: bool = False) -> int:
 
 
 def _load(path: Path):
-    return pinmap.read(path.read_bytes()).data
+    return pinmap.read(files.read(path, pinmap.FILE_MAX)).data
 
 
 def _docs(args) -> int:

@@ -23,7 +23,7 @@ from rich.columns import Columns
 from rich.console import Console
 from rich.markup import escape
 
-from courtside_host import problem
+from courtside_host import files, problem
 from courtside_host.records import eventlog
 from courtside_host.records import replay as rp
 from courtside_host.views import monitor, render, timeline
@@ -34,18 +34,22 @@ def add_arguments(parser):
     parser.add_argument("--tie-us", type=int, help="judge with this tie window (us)")
     parser.add_argument("--contest-ms", type=int, help="judge with this contest window (ms)")
     parser.add_argument("--answer-ms", type=int, help="judge with this answer window (ms)")
-    parser.add_argument("--all", action="store_true", help="show every contest, not only differences")
+    parser.add_argument("--all", action="store_true",
+                        help="show every contest, not only the first %d that differ" % SHOWN_MAX)
     parser.add_argument("--svg", type=Path, metavar="DIR",
                         help="draw every contest as a timeline, one SVG file each, into DIR")
     parser.add_argument("--name", action="append", default=[], metavar="N=NAME",
                         help="show player N by this name (repeatable)")
 
 
+SHOWN_MAX = 50     # differing contests shown in full; the rest are counted (--all shows all)
+
+
 def run(args):
     console = Console(highlight=False)
     try:
         names = render.Names(render.parse_names(args.name))
-        open(args.log, "rb").close()
+        files.opened(args.log).close()            # a FIFO, a device, a folder: said now
         skipped = []                              # lines that are not events: (number, start)
         events = eventlog.iterate(args.log, skipped)    # read as it is replayed: any length
     except ValueError as e:
@@ -62,11 +66,14 @@ def run(args):
             return problem.report("replay", str(e), problem.UNUSABLE)
     judging = ", ".join("%s=%s" % (k, v) for k, v in sorted(overrides.items())) or "the recorded settings"
 
+    shown = [0]
+
     def show(c):                                  # each contest as soon as both sides judged it
         if args.svg:
             _draw(args.svg, c, names)
-        if c.same and not args.all:
+        if not args.all and (c.same or shown[0] >= SHOWN_MAX):
             return
+        shown[0] += 1
         game, number = c.number
         where = "session %d game %d" % (c.session, game) if c.session else "before the first game start"
         title = "%s, %s" % (where, render.contest_heading(c.recorded or c.replayed, c.settings))
@@ -89,6 +96,10 @@ def run(args):
         number, start = skipped[0]
         console.print("[yellow]%d lines of the log are not events and were left out (the first, line %d: "
                       "%s)[/]" % (len(skipped), number, escape(repr(start))))
+    unshown = report.differing_count - shown[0]
+    if not args.all and unshown > 0:
+        console.print("[yellow]%d more contests differ, not shown (the first %d are; --all shows every "
+                      "contest)[/]" % (unshown, SHOWN_MAX))
     _summary(console, report, names, overrides, judging, args)
     if not overrides and (not report.identical or report.outcome_differing or report.damaged_count):
         return problem.FAILED

@@ -44,7 +44,7 @@ import threading
 import time
 from pathlib import Path
 
-from courtside_host import paths
+from courtside_host import files, paths
 from courtside_host.link import manifest
 from courtside_host.link.port import BoardError, Lines, connect, event
 
@@ -249,7 +249,9 @@ def pin_map(pins=PINMAP):
     """The bytes of a pin map file, checked with the firmware's own rules."""
     from courtside import pinmap
     try:
-        pins_bytes = Path(pins).read_bytes()
+        pins_bytes = files.read(pins, pinmap.FILE_MAX)
+    except files.NotReadable as e:
+        raise DeployError("the pin map %s" % e) from None
     except OSError as e:
         raise DeployError("cannot read the pin map %s (%s)" % (pins, e.strerror or e)) from None
     try:
@@ -299,11 +301,13 @@ def settings_from(path=None, changes=()):
     base = dict(config.DEFAULTS)
     try:
         if path is not None:
-            base = config.merged(base, json.loads(Path(path).read_text()))
+            base = config.read(files.read(path, config.FILE_MAX), str(path))
         if changes:
             base = config.merged(base, config.parse(list(changes)))
-    except ValueError as e:
+    except ValueError as e:            # files.NotReadable is one too
         raise DeployError("settings refused: %s" % e) from None
+    except OSError as e:
+        raise DeployError("cannot read the settings %s (%s)" % (path, e.strerror or e)) from None
     return base
 
 

@@ -18,12 +18,14 @@ import struct
 import sys
 from pathlib import Path
 
+from courtside_host import files
 from courtside_host.link.port import BoardError
 
 MAGIC = (0x0A324655, 0x9E5D5157)
 MAGIC_END = 0x0AB16F30
 FLAG_FAMILY = 0x00002000
 BLOCK = 512
+UF2_MAX = 32 << 20      # a UF2 holds each 256 bytes in 512: twice the 16 MB flash a Pico can have
 FAMILIES = {0xE48BFF56: "RP2040", 0xE48BFF57: "RP2XXX (absolute)", 0xE48BFF58: "data",
             0xE48BFF59: "RP2350 (Arm, secure)", 0xE48BFF5A: "RP2350 (RISC-V)",
             0xE48BFF5B: "RP2350 (Arm, non-secure)"}
@@ -49,7 +51,9 @@ class Uf2:
 def read_uf2(path):
     """The UF2 file checked block by block; FlashError if it is not one or cannot be read."""
     try:
-        data = Path(path).read_bytes()
+        data = files.read(path, UF2_MAX)
+    except files.NotReadable as e:
+        raise FlashError(str(e)) from None
     except OSError as e:
         raise FlashError("cannot read %s (%s)" % (path, e.strerror or e)) from None
     if not data or len(data) % BLOCK:

@@ -16,6 +16,7 @@ import json
 import time
 from pathlib import Path
 
+from courtside_host import files
 from courtside_host.link.port import event
 
 FORMAT = 1
@@ -57,7 +58,7 @@ def iterate(path, skipped=None):
     """The log's head line, then every event in it (dicts, in order), as they are read,
     skipping anything else (REPL noise, damaged or overlong lines). ``skipped``, a list,
     gets (line number, the line's start) of each line skipped that was not blank."""
-    with open(path, "rb") as f:
+    with files.opened(path) as f:
         number = 0
         while True:
             raw = f.readline(LINE_MAX + 1)

@@ -8,12 +8,15 @@ folder as the board's flash. Inside runs the real MicroPython interpreter (unix 
 as a board does; this side only carries bytes and plays the parts a board's USB stack and
 reset circuit play:
 
-- Ctrl-C from the laptop, while a program runs, becomes an interrupt (SIGINT) and empties
-  what the board had not yet read, as a Pico's USB stack does; while the REPL waits it is
-  an ordinary byte, in its place (the board tells which in notes on its stderr);
+- Ctrl-C from the laptop empties what the board had not yet read, as a Pico's USB stack
+  does; while a program runs it then becomes an interrupt (SIGINT), while the REPL waits
+  it is an ordinary byte (the board tells which in notes on its stderr);
+- the board reads at most ``IN_MAX`` bytes ahead of the interpreter, and the port at most
+  ``AHEAD_MAX`` ahead of the board (then the laptop's writes wait, as on USB);
 - a soft reset (Ctrl-D, ``sys.exit()``) ends the interpreter, and a fresh one is started
   on the same port and flash, so nothing survives that would not survive on a board;
-  ``machine.reset()`` and ``reset()`` here are the reset button;
+  an interpreter that ends unasked is replaced too, every time; ``machine.reset()`` and
+  ``reset()`` here are the reset button;
 - while no program has the port open, output is dropped, as a Pico drops USB output
   when no host is listening.
 
@@ -24,11 +27,14 @@ Run one by hand with ``python -m courtside_host.vpico.runner FLASH`` (or ``court
 """
 
 import contextlib
+import fcntl
 import os
 import select
 import signal
+import struct
 import subprocess
 import sys
+import termios
 import threading
 import time
 import tty
@@ -44,6 +50,14 @@ ROM = str(paths.SIMULATOR)
 RESET_RAW = 40          # exit codes of the board script (see pico/vpico_repl.py)
 RESET_FRIENDLY = 41
 OUT_MAX = 1 << 20       # output kept for a slow reader before the oldest is dropped
+# The board's receive buffer: at most this much is in the pipe to the interpreter, unread,
+# as an RP2040's USB stack holds 256 bytes ahead of MicroPython.
+IN_MAX = 256
+# What is read from the port ahead of the board, at most: past this the port is not read
+# and the laptop's writes wait, as USB holds a host back. It is read ahead so that a
+# Ctrl-C behind a flood is seen at once (and empties what is before it).
+AHEAD_MAX = 1 << 16
+RESTART_PAUSE = 0.2     # before a fresh interpreter, once the last three ended unasked
 HEAP = "192k"           # about what MicroPython leaves free on an RP2040 (objects here are 64-bit)
 # Heap the board's own modules take (the simulated board, the guard: about 62 KB in use
 # after a soft reset), added to HEAP, so that a program finds about 192 KiB free.
@@ -142,6 +156,7 @@ class VirtualPico:
         self._power_due = False
         self._leaving = None
         self._err = b""
+        self._restart_at = None       # (when, how): a fresh interpreter is due
 
     # life cycle ---------------------------------------------------------------------------
 
@@ -238,17 +253,37 @@ class VirtualPico:
             while os.read(self._in_r, 65536):
                 pass
 
-    def _ctrl_c(self):
-        """Ctrl-C from the laptop. While a program runs it is an interrupt, as on a board:
-        what was sent before it and not yet read is dropped (a Pico empties its receive
-        buffer), then KeyboardInterrupt. While the REPL waits, or a program has switched
-        interrupts off (``micropython.kbd_intr(-1)``, as ``mpremote mount`` does), it is
-        an ordinary byte, in its place."""
+    def caught_up(self):
+        """Whether the board has read everything it was sent and sleeps waiting for more,
+        with nothing held for it and everything it wrote passed on to the port (what a test
+        waits for after a flood, rather than a time)."""
         child = self.child
-        if self._state == "run" and child is not None and child.poll() is None \
-                and _catches_interrupts(child.pid):
-            self._to_child.clear()
-            self._drain()
+        if child is None or child.stdout.closed or self._state is None or self._restart_at:
+            return False
+        if self._to_child or self._held or self._out or self._unread():
+            return False
+        try:
+            with open("/proc/%d/stat" % child.pid) as f:
+                sleeping = f.read().rsplit(")", 1)[1].split()[0] == "S"
+            pending = struct.unpack("i", fcntl.ioctl(child.stdout.fileno(), termios.FIONREAD, b"\0\0\0\0"))[0]
+        except (OSError, IndexError):
+            return False
+        return sleeping and pending == 0
+
+    def _ctrl_c(self):
+        """Ctrl-C from the laptop. What was sent before it and not yet read is dropped (a
+        Pico empties its receive buffer), so a Ctrl-C behind a flood of bytes is not kept
+        waiting by them. While a program runs it is then an interrupt, as on a board
+        (KeyboardInterrupt); while the REPL waits, an ordinary byte. While a program has
+        switched interrupts off (``micropython.kbd_intr(-1)``, as ``mpremote mount``
+        does), it is the program's data, in its place, and nothing is dropped."""
+        child = self.child
+        if child is None or child.poll() is not None or not _catches_interrupts(child.pid):
+            self._to_child += b"\x03"            # a program's data (mpremote mount)
+            return
+        self._to_child.clear()
+        self._drain()
+        if self._state == "run":
             with contextlib.suppress(ProcessLookupError):
                 child.send_signal(signal.SIGINT)
         else:
@@ -256,15 +291,21 @@ class VirtualPico:
 
     def _take(self, data):
         """Bytes from the laptop, in order, Ctrl-C included."""
-        if self._state is None:
-            self._held += data
-            return
-        parts = data.split(b"\x03")
-        for i, part in enumerate(parts):
+        while data:
+            if self._state is None:
+                self._held += data
+                break
+            part, cut, data = data.partition(b"\x03")
             self._to_child += part
-            if i < len(parts) - 1:
+            if cut:
                 self._ctrl_c()
         self._feed_child()
+
+    def _release(self):
+        """What was held while the board could not take it, now that it can."""
+        if self._held:
+            held, self._held = bytes(self._held), bytearray()
+            self._take(held)
 
     def _from_board_stderr(self, child):
         try:
@@ -279,9 +320,8 @@ class VirtualPico:
     def _note(self, line):
         if line in (b"vpico: run", b"vpico: idle"):
             self._state = line[7:].decode()
-            if self._held:
-                held, self._held = bytes(self._held), bytearray()
-                self._take(held)
+            self.crashes = 0
+            self._release()
         elif line.startswith(b"vpico: reset "):
             self._state = None
             self._leaving = int(line.split()[-1])
@@ -309,13 +349,17 @@ class VirtualPico:
         out_fd = child.stdout.fileno() if child and not child.stdout.closed else None
         poller = select.poll()
         poller.register(self._wake_r, select.POLLIN)
-        poller.register(self._master, select.POLLIN | (select.POLLOUT if self._out else 0))
+        room = len(self._to_child) + len(self._held) < AHEAD_MAX
+        poller.register(self._master, (select.POLLIN if room else 0) | (select.POLLOUT if self._out else 0))
         if out_fd is not None:
             poller.register(out_fd, select.POLLIN)
             poller.register(child.stderr.fileno(), select.POLLIN)
-        if self._to_child:
+        wait = 50
+        if self._to_child and self._unread() < IN_MAX:
             poller.register(self._in_w, select.POLLOUT)
-        ready = dict(poller.poll(50))
+        elif self._to_child:
+            wait = 2                  # the board reads its buffer: look again soon
+        ready = dict(poller.poll(wait))
         if self._stopping:
             return
         if ready.get(self._wake_r):
@@ -323,8 +367,14 @@ class VirtualPico:
         if self._reset_request:
             start, done = self._reset_request
             self._reset_request = None
+            self._restart_at = None
             self._power_cycle(start)
             done.set()
+            return
+        if self._restart_at and time.monotonic() >= self._restart_at[0]:
+            start = self._restart_at[1]
+            self._restart_at = None
+            self._spawn(start)
             return
         hung_up = bool(ready.get(self._master, 0) & select.POLLHUP)
         if hung_up:
@@ -339,7 +389,7 @@ class VirtualPico:
             # machine.reset(): the reset button, whatever the program does meanwhile.
             self._power_cycle("power")
             return
-        if not hung_up and ready.get(self._master, 0) & select.POLLIN:
+        if not hung_up and room and ready.get(self._master, 0) & select.POLLIN:
             self._from_laptop()
         if self._to_child:
             self._feed_child()
@@ -348,16 +398,27 @@ class VirtualPico:
 
     def _from_laptop(self):
         try:
-            data = os.read(self._master, 4096)
+            data = os.read(self._master, max(AHEAD_MAX - len(self._to_child) - len(self._held), 1))
         except (BlockingIOError, OSError):
             return
         self._take(data)
 
+    def _unread(self):
+        """Bytes in the pipe that the interpreter has not read yet."""
+        try:
+            return struct.unpack("i", fcntl.ioctl(self._in_r, termios.FIONREAD, b"\0\0\0\0"))[0]
+        except OSError:
+            return 0
+
     def _feed_child(self):
+        """Into the pipe what fits in the board's buffer (IN_MAX, less what waits unread)."""
         if not self._to_child:
             return
+        unread = self._unread()
+        if unread >= IN_MAX:
+            return
         try:
-            n = os.write(self._in_w, self._to_child)
+            n = os.write(self._in_w, self._to_child[:IN_MAX - unread])
         except BlockingIOError:
             return
         del self._to_child[:n]
@@ -373,25 +434,30 @@ class VirtualPico:
                 if len(self._out) > OUT_MAX:
                     del self._out[:len(self._out) - OUT_MAX]
             return
-        # The interpreter ended: a soft reset asks for a fresh one, anything else is a crash
-        # and the board is left dead until reset, as a hard fault would leave it.
+        # The interpreter ended: a soft reset asks for a fresh one; anything else is not
+        # something a board does, and it powers up again, every time, as a watchdog would.
+        # What it had been sent and not read goes with it (held bytes, sent after it said
+        # it was leaving, stay): a flood of bytes is never replayed into the next one.
         code = child.wait()
         self._from_board_stderr(child)
         child.stdout.close()
         child.stderr.close()
+        self._drain()
+        self._to_child.clear()
+        self._state = None            # until the next one says whether a program runs
         if code == -signal.SIGINT and self._leaving:
             code = self._leaving     # interrupted on its way out: finish the reset it began
         if self._stopping or self._power_due:
             return
         if code in (RESET_RAW, RESET_FRIENDLY):
-            self.crashes = 0
             self._spawn("raw" if code == RESET_RAW else "friendly")
-        elif self.crashes < 3:
-            # Not something a board does: report it and power up again, as a watchdog would.
-            self.crashes += 1
-            if self.trace is not None:
-                self.trace.write("vpico: the interpreter ended (exit %s); powering up again\n" % code)
-            self._spawn("power")
+            return
+        self.crashes += 1
+        if self.trace is not None:
+            self.trace.write("vpico: the interpreter ended (exit %s); powering up again\n" % code)
+        # three in a row: a pause before each next one, so a board that cannot start does
+        # not take a core
+        self._restart_at = (time.monotonic() + (RESTART_PAUSE if self.crashes > 3 else 0), "power")
 
     def _to_laptop(self):
         try:

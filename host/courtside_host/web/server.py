@@ -26,10 +26,11 @@ server starts.
 Nothing is served from outside the page folder: a name with a slash (after
 percent-decoding), a dot first, a NUL or a backslash is not found. Requests must name a
 loopback host (``Host: 127.0.0.1:8765``, ``localhost``, ``[::1]``), and a WebSocket's
-``Origin``, which a browser always sends, must be the page's own: ``http://`` and exactly
-the host and port it asked for (not another port of this machine, not another name), so
-another web site open in the same browser cannot reach the board through the relay (DNS
-rebinding, or a cross-site WebSocket); a program that sends no Origin is not a page.
+``Origin``, which a browser always sends, must be there and be the page's own: ``http://``
+and exactly the host and port it asked for (not another port of this machine, not another
+name), so another web site open in the same browser cannot reach the board through the
+relay (DNS rebinding, or a cross-site WebSocket); a handshake with no Origin is not a
+page's, and is refused too.
 Every answer has a strict Content-Security-Policy (``CSP``: only this server's own script,
 its WebAssembly, no framing by anyone) and ``X-Frame-Options: DENY``.
 
@@ -38,10 +39,11 @@ The relay. A thread owns the serial port (``serial.serial_for_url``: a device su
 sends (``\\r`` stripped, UTF-8 with replacement, lines over 64 KiB dropped) goes to every
 connected client as one text message; every text message from a client is one command
 line for the board, stripped, and refused (with a note on stderr, nothing sent) when empty,
-over 200 bytes or holding a control character. One page may send the board RATE lines a
-second (BURST at once): more are refused and counted, and the page is told, at most once a
-second, in a ``{"relay":"limited","why":...,"refused":N}`` message (not an event), so one
-page sending thousands of messages cannot flood the board. Each client has a bounded queue: one that
+over 200 bytes or holding a control character. The board is sent at most RATE lines a
+second (BURST at once), from all its pages together: more are refused and counted, and a
+page whose line was refused is told, at most once a second, in a
+``{"relay":"limited","why":...,"refused":N}`` message (not an event), so no number of pages
+or connections sending thousands of messages can flood the board. Each client has a bounded queue: one that
 does not read what it is sent is dropped with close code 1008 and the others go on. Each
 time a client connects the board is sent ``ping`` and ``get``, so whatever the page saves
 begins with the firmware's version and settings. When the board goes away, clients get
@@ -88,7 +90,7 @@ COMMAND_MAX = 200               # bytes in a command line (the board refuses lon
 LINE_MAX = 64 * 1024            # bytes in a line from the board
 QUEUE = 1024                    # messages waiting for one client before it is dropped
 OUTGOING = 256                  # command lines waiting for the board before more are refused
-RATE = 20                       # command lines a second one page may send the board...
+RATE = 20                       # command lines a second the board is sent, from all pages...
 BURST = 40                      # ...after a burst of this many; the rest are refused, counted
 REOPEN = 1.0                    # seconds between tries to open the board's port
 POLL = 0.02                     # seconds the serial thread waits for bytes before writing
@@ -376,13 +378,20 @@ class _Client:
         self.name = "client %d" % number
         self.queue = asyncio.Queue(limit)
         self.feeder = None
-        self.tokens = float(BURST)    # command lines it may send now (a token bucket)
-        self.filled = None            # when the bucket was last topped up
-        self.refused = 0              # command lines refused for going over the rate
+        self.refused = 0              # its command lines refused for going over the rate
         self.told = None              # when it was last told so
 
+
+class _Rate:
+    """The board's command lines, from every page together: a token bucket."""
+
+    def __init__(self):
+        self.tokens = float(BURST)    # command lines the board may be sent now
+        self.filled = None            # when the bucket was last topped up
+        self.refused = 0              # command lines refused for going over the rate
+
     def may_send(self, now):
-        """Whether one more command line from this page is within RATE (BURST at once)."""
+        """Whether one more command line to the board is within RATE (BURST at once)."""
         if self.filled is not None:
             self.tokens = min(float(BURST), self.tokens + (now - self.filled) * RATE)
         self.filled = now
@@ -421,6 +430,7 @@ class WebServer:
         self.url = None
         self.board = None
         self.clients = set()
+        self.rate = _Rate()            # the board's command lines, from every page together
         self._bundle = None
         self._server = None
         self._loop = None
@@ -619,6 +629,11 @@ class WebServer:
 
     async def _upgrade(self, reader, writer, method, headers, head, rest):
         origin = headers.get("origin")
+        if origin is None and "upgrade" in headers:
+            self.log("a WebSocket with no Origin was refused (only the page this server serves may use "
+                     "the relay)")
+            return await self._answer(writer, HTTPStatus.FORBIDDEN, method,
+                                      "the relay is for the page this server serves\n")
         if origin is not None and not _origin_allowed(origin, headers.get("host"), self.port):
             self.log("a WebSocket from %s was refused (only the page this server serves may use the "
                      "relay)" % origin)
@@ -685,11 +700,12 @@ class WebServer:
             self.log("the board is away: %r from %s was not sent" % (line, client.name))
             return
         now = _clock()
-        if not client.may_send(now):
+        if not self.rate.may_send(now):
+            client.refused += 1
             if client.told is None or now - client.told >= 1.0:
                 client.told = now
-                why = ("more than %d commands a second (%d at once) from this page: %d not sent so far"
-                       % (RATE, BURST, client.refused))
+                why = ("more than %d commands a second (%d at once) for the board, from all its pages: "
+                       "%d of this page's not sent so far" % (RATE, BURST, client.refused))
                 self.log("%s sends %s" % (client.name, why))
                 with contextlib.suppress(asyncio.QueueFull):
                     client.queue.put_nowait(json.dumps({"relay": "limited", "why": why,

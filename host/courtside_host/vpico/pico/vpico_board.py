@@ -5,9 +5,10 @@ with stdin a pipe of what the laptop sent and stdout going back to it. Before an
 runs, the interpreter is made into a board:
 
 - the folder FLASH becomes the whole filesystem (``vpico_flash``): no path leads out;
-- ``vpico_guard`` closes every other way to the host: ``import`` by name (sockets,
-  ``uctypes``, ``termios`` refused; ``os``, ``sys``, ``vfs``, ``machine`` always the
-  board's), and native code;
+- ``vpico_gate`` closes every other way to the host by ``vpico_guard``'s rules: ``import``
+  by name (sockets, ``uctypes``, ``termios`` refused; ``os``, ``sys``, ``vfs``,
+  ``machine`` always the board's), and native code (in ``compile``, ``exec``, ``eval``
+  and in every module file the loader reads, whatever is mounted);
 - ``sys``, ``os``, ``vfs`` and ``machine`` are a Pico's (``vpico_sys``, ``vpico_os``,
   ``vpico_vfs``, ``vpico_machine``), with the serial port as stdin, stdout and stderr
   (``vpico_port``), and ``print``, ``input`` and ``help`` using it as a board's do;
@@ -26,6 +27,7 @@ import sys
 
 import vfs
 import vpico_flash
+import vpico_gate
 import vpico_guard
 import vpico_machine
 import vpico_os
@@ -47,10 +49,10 @@ if _rom:
     import courtside_sim.live
     import courtside_sim.script  # noqa: F401
     sys.path.pop(0)
-_native = vpico_guard.install({"sys": vpico_sys, "os": vpico_os, "vfs": vpico_vfs,
-                               "machine": vpico_machine}, globals())
+vpico_gate.install({"sys": vpico_sys, "os": vpico_os, "vfs": vpico_vfs, "machine": vpico_machine},
+                   globals(), vpico_guard)
 vfs.umount("/")
-vfs.mount(vpico_flash.Flash(vfs.VfsPosix(sys.argv[1]), _native), "/")
+vpico_vfs.mount(vpico_flash.Flash(vfs.VfsPosix(sys.argv[1])), "/")
 os.chdir("/")
 sys.argv[:] = []
 sys.path[:] = ["", ".frozen", "/lib"]
@@ -61,7 +63,7 @@ builtins.input = vpico_readline.board_input
 for _name, _module in (("sys", vpico_sys), ("os", vpico_os), ("vfs", vpico_vfs),
                        ("machine", vpico_machine)):
     sys.modules[_name] = _module
-for _name in ("vpico_flash", "vpico_guard", "vpico_machine", "vpico_os", "vpico_port", "vpico_readline",
-              "vpico_repl", "vpico_sys", "vpico_vfs"):
+for _name in ("vpico_flash", "vpico_gate", "vpico_guard", "vpico_machine", "vpico_os", "vpico_port",
+              "vpico_readline", "vpico_repl", "vpico_sys", "vpico_vfs"):
     sys.modules.pop(_name, None)
 vpico_repl.main(globals(), _start)

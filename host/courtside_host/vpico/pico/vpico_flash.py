@@ -10,17 +10,14 @@ four-field listings with sizes, no host inode or owner, and the 1408 KiB of a 2 
 (used blocks counted from the files, as littlefs counts them to the nearest block).
 
 A program is never given the host folder itself: the folder's handle lives in a closure
-of ``Flash``, not in an attribute or a global. Source files (``.py``) with a native-code
-decorator and ``.mpy`` files with native code are not read in binary mode, which is how
-modules are imported (``EACCES``): native code could reach anything the interpreter's
-process can. Every byte so read is checked before the reader has it.
+of ``Flash``, not in an attribute or a global. What the module loader reads of it is
+checked for native code by the layer every mount gets (``vpico_gate``).
 
-    flash = Flash(vfs.VfsPosix("/path/to/folder"), native)
-    vfs.umount("/"); vfs.mount(flash, "/")
+    flash = Flash(vfs.VfsPosix("/path/to/folder"))
+    vfs.umount("/"); vfs.mount(flash, "/")          # the board's vfs.mount
 """
 
 import errno
-import io
 
 _DIR = 0x4000
 _FILE = 0x8000
@@ -38,59 +35,8 @@ def _refuse(code=errno.ENOENT):
     raise OSError(code)
 
 
-class _Checked(io.IOBase):
-    """A module file read in binary mode, through a check that sees every byte before the
-    reader does and stops the reading (EACCES) at native code: what is checked is what is
-    read, and nothing is held beyond the reader's own buffer."""
-
-    def __init__(self, file, check):
-        self._file = file
-        self._check = check
-
-    def readinto(self, buf, n=-1):
-        # No slice of ``buf`` unless asked for fewer bytes than it holds: the loader calls
-        # this for every few hundred bytes, and what it made would lie between its objects.
-        if n is not None and 0 <= n < len(buf):
-            buf = memoryview(buf)[:n]
-        got = self._file.readinto(buf)
-        # A file cut short is let through: past its end the loader reads only end-of-file
-        # markers, which it refuses, and before it every byte was checked.
-        if self._check.feed(buf, got):
-            self.close()
-            _refuse(errno.EACCES)
-        return got
-
-    def read(self, n=-1):
-        if n is None or n < 0:
-            parts = []
-            while True:
-                part = self.read(4096)
-                if not part:
-                    return b"".join(parts)
-                parts.append(part)
-        buf = bytearray(n)
-        got = self.readinto(buf)
-        return bytes(buf[:got])
-
-    def close(self):
-        self._file.close()
-
-    def ioctl(self, request, arg):
-        if request == 4:           # MP_STREAM_CLOSE
-            self.close()
-            return 0
-        return -1
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
-
-
-def Flash(host, native):  # noqa: C901 - one closure over the host folder: its methods are its branches
-    """The flash over ``host`` (a ``VfsPosix`` of the folder); ``native(compiled)`` gives
-    a check for a module file's bytes (``vpico_guard``)."""
+def Flash(host):  # noqa: C901 - one closure over the host folder: its methods are its branches
+    """The flash over ``host`` (a ``VfsPosix`` of the folder)."""
     # The host side is reached with paths relative to the folder, made the process's
     # working directory: the unix port's VfsPosix joins its root to only one absolute
     # path at a time (a rename of two absolute paths fails).
@@ -158,11 +104,7 @@ def Flash(host, native):  # noqa: C901 - one closure over the host folder: its m
         # files and folders -----------------------------------------------------------------
 
         def open(self, path, mode):
-            where = _rel(self._inside(path))
-            compiled = where.endswith(".mpy")
-            if mode.replace("t", "") != "rb" or not (compiled or where.endswith(".py")):
-                return host.open(where, mode)       # not how modules are read for import
-            return _Checked(host.open(where, "rb"), native(compiled))
+            return host.open(_rel(self._inside(path)), mode)
 
         def ilistdir(self, path):
             folder = self._inside(path)

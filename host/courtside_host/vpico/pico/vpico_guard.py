@@ -1,29 +1,26 @@
-"""The virtual Pico's guard: no module, builtin or file a program is given reaches the host.
+"""The virtual Pico's guard: what no program on it may reach, and the checks for native code.
 
 The unix port is a program of the laptop, and some of what it offers reaches the laptop
 itself: ``os.system``, ``os.getenv``, ``VfsPosix`` (in ``os`` and ``vfs``), sockets,
 ``termios``, ``uctypes`` and ``machine.mem8/16/32`` (any address of the process), and
 native code (``@micropython.native``, ``@micropython.viper``, native ``.mpy`` files),
-which can do anything the process can. ``install()`` closes all of them before any
-program runs, by the board's own modules, whatever the kernel offers:
+which can do anything the process can. The board's own modules close all of them before
+any program runs, whatever the kernel offers; this module holds what they decide by:
 
-- ``import`` is decided by name, whatever ``sys.path`` and ``sys.modules`` hold: ``sys``,
-  ``os``, ``vfs`` and ``machine`` (``u``-names too) are always the board's, ``builtins``
-  is a view that cannot take the guard away, and the modules in ``REFUSED`` do not exist;
-- ``compile``, ``exec`` and ``eval`` refuse source with a native-code decorator; without
-  a globals argument they run in the board's ``__main__``;
-- ``MpyCheck`` and ``SourceCheck`` see a module file's bytes as they are read, for the
-  flash (``vpico_flash``) to stop the reading of one with native code before the loader
-  has it all (nothing of a module runs until it is read whole).
+- ``REFUSED``: the modules that do not exist on the virtual Pico;
+- ``SourceCheck``: whether source (given to ``compile``, ``exec``, ``eval``, or a ``.py``
+  file as the loader reads it) holds a native-code decorator;
+- ``MpyCheck``: whether a ``.mpy`` file holds native code, fed its bytes as the loader
+  reads them, so the reading stops before the loader has it all (nothing of a module runs
+  until it is read whole).
 
-Everything that could undo it lives in closures (MicroPython functions show their
-module's globals, never their closures), and this module is gone from ``sys.modules``
-once installed.
+``vpico_gate`` puts them in place so that no program can reach them (its closures hold
+them; nothing of this module is shown to a program), and this module is gone from
+``sys.modules`` once the gate is installed.
 """
 
 # Modules of the unix port that reach the host or its memory, and the modules built on them.
 REFUSED = ("socket", "ssl", "tls", "websocket", "requests", "mip", "termios", "uctypes", "ffi")
-GUARDED = ("__import__", "compile", "exec", "eval")
 
 
 # .mpy files (version 6), read as they stream past by a state machine that keeps only small
@@ -183,8 +180,8 @@ _CODE, _COMMENT, _QUOTES, _STRING, _ESCAPE, _DECORATOR = range(6)
 # made them at each step left garbage between the compiler's objects.
 _NEEDLES_CODE = (b"#", b"'", b'"', b"@")
 _NEEDLES_COMMENT = (b"\n",)
-_NEEDLES_SHORT = {0x22: (b'"', b"\\", b"\n"), 0x27: (b"'", b"\\", b"\n")}
-_NEEDLES_LONG = {0x22: (b'"', b"\\"), 0x27: (b"'", b"\\")}
+_NEEDLES_SHORT = ((b'"', b"\\", b"\n"), (b"'", b"\\", b"\n"))     # by quote: 0 for ", 1 for '
+_NEEDLES_LONG = ((b'"', b"\\"), (b"'", b"\\"))
 
 
 def _first(data, start, end, needles):
@@ -227,7 +224,8 @@ class SourceCheck:
             elif mode == _COMMENT:
                 j = _first(chunk, i, n, _NEEDLES_COMMENT)
             elif mode == _STRING and self._count == 0:
-                j = _first(chunk, i, n, (_NEEDLES_LONG if self._long else _NEEDLES_SHORT)[self._quote])
+                needles = _NEEDLES_LONG if self._long else _NEEDLES_SHORT
+                j = _first(chunk, i, n, needles[self._quote == 0x27])
             else:
                 j = i
             if j >= n:
@@ -325,79 +323,3 @@ def _rest(data, arch):
         if check.done:
             return len(data) - i - 1
     return 0
-
-
-def install(board_modules, main):
-    """Close every way to the host. ``board_modules``: name -> the board's module;
-    ``main``: the board's ``__main__`` namespace."""
-    import builtins
-
-    real_import = builtins.__import__
-    real_compile = builtins.compile
-    real_exec = builtins.exec
-    real_eval = builtins.eval
-    arch = __import__("sys").implementation._mpy >> 10 & 0xF
-    def has_native(source):
-        if isinstance(source, str):
-            source = source.encode()
-        return isinstance(source, bytes) and SourceCheck().feed(source)
-
-    def refuse_native(source):
-        if isinstance(source, (bytearray, memoryview)):
-            source = bytes(source)       # checked and compiled alike, whatever a thread does
-        if has_native(source):
-            raise SyntaxError("native code is not run on the virtual Pico")
-        return source
-
-    def compile_(source, *args):
-        return real_compile(refuse_native(source), *args)
-
-    def exec_(source, *args):
-        if not args:
-            args = (main,)
-        return real_exec(refuse_native(source), *args)
-
-    def eval_(source, *args):
-        if not args:
-            args = (main,)
-        return real_eval(refuse_native(source), *args)
-
-    class Builtins:
-        """``import builtins``: the real one, except that the guard stays."""
-
-        def __getattr__(self, name):
-            return getattr(builtins, name)
-
-        def __setattr__(self, name, value):
-            if name in GUARDED:
-                raise AttributeError("builtins.%s is fixed on the virtual Pico" % name)
-            setattr(builtins, name, value)
-
-        def __delattr__(self, name):
-            if name in GUARDED:
-                raise AttributeError("builtins.%s is fixed on the virtual Pico" % name)
-            delattr(builtins, name)
-
-        def __repr__(self):
-            return "<module 'builtins'>"
-
-    view = Builtins()
-    modules = dict(board_modules)
-    modules["builtins"] = view
-
-    def import_(name, globals=None, locals=None, fromlist=(), level=0):
-        if not level:
-            top = name.split(".")[0]
-            if top[:1] == "u" and (top[1:] in modules or top[1:] in REFUSED):
-                top = top[1:]
-            if top in REFUSED:
-                raise ImportError("no module named '%s'" % name)
-            if top in modules:
-                return modules[top]
-        return real_import(name, globals, locals, fromlist, level)
-
-    builtins.__import__ = import_
-    builtins.compile = compile_
-    builtins.exec = exec_
-    builtins.eval = eval_
-    return lambda compiled: MpyCheck(arch) if compiled else SourceCheck()

@@ -8,7 +8,8 @@ delete files only inside FLASH (and read the board script's own folder and the s
 board's, ``courtside_sim`` in the folder ``VPICO_ROM`` names), and, where the kernel's
 Landlock has them (ABI 4 and 6), to bind or connect no TCP socket and reach no abstract
 unix socket or process outside. That is a second wall: the board's own modules
-(``vpico_guard``, ``vpico_flash``) already close every way to the host, and they are all
+(``vpico_gate`` with ``vpico_guard``'s rules, ``vpico_flash``) already close every way to
+the host, and they are all
 there is where Landlock is missing or ``VPICO_LANDLOCK=off``. The supervisor is told
 which, in a note on stderr.
 

@@ -37,7 +37,11 @@ def banner():
     port.send('Type "help()" for more information.\r\n')
 
 
+_leaving = [0]          # the soft reset under way, if an interrupt lands on its way out
+
+
 def soft_reboot(code):
+    _leaving[0] = code
     port.tell("reset %d" % code)
     port.send("MPY: soft reboot\r\n")
     raise SystemExit(code)
@@ -86,10 +90,15 @@ class Runner:
 
     # the raw REPL ---------------------------------------------------------------------
 
-    def raw(self):
-        port.send("raw REPL; CTRL-B to exit\r\n")
+    def raw(self, resumed=False):
+        """The raw REPL; ``resumed`` after an interrupt or an error in the REPL itself, which
+        on a board only clears the line: no banner, no prompt."""
+        if not resumed:
+            port.send("raw REPL; CTRL-B to exit\r\n")
         while True:
-            port.send(">")
+            if not resumed:
+                port.send(">")
+            resumed = False
             line = bytearray()
             while True:
                 c = getc()
@@ -159,8 +168,9 @@ class Runner:
 
     # the friendly REPL ----------------------------------------------------------------
 
-    def friendly(self):
-        banner()
+    def friendly(self, resumed=False):
+        if not resumed:
+            banner()
         while True:
             c, line = read_line(">>> ", "")
             if c == 1:
@@ -221,21 +231,52 @@ def main(namespace, start):
     namespace["__name__"] = "__main__"
     board = Runner(namespace)
     micropython.kbd_intr(3)
-    mode = None
+    state = [None]          # the REPL's mode: None before boot.py, then "raw" or "friendly"
     while True:
-        # Every step sits inside the try: an interrupt may arrive at any moment, and on a
-        # board it never ends the REPL.
+        # Every step sits inside two tries: an interrupt may arrive at any moment (in the
+        # handler of the last one too), and whatever arrives (random bytes, a line too long
+        # for the heap), it never ends the REPL, as it never does on a board.
         try:
+            _serve(board, start, state)
+        except KeyboardInterrupt:
+            _recover(None)
+
+
+def _serve(board, start, state):
+    while True:
+        try:
+            mode = state[0]
             if mode is None:
-                mode = "raw" if start == "raw" else "friendly"
+                state[0] = "raw" if start == "raw" else "friendly"
                 reboot = RESET_RAW if start == "raw" else RESET_FRIENDLY
                 board.run_file("boot.py", reboot)
                 if start != "raw":
                     board.run_file("main.py", reboot)
                 port.tell("idle")
-            elif mode == "raw":
-                mode = board.raw()
+            elif mode in ("raw", "raw resumed"):
+                state[0] = board.raw(mode != "raw")
             else:
-                mode = board.friendly()
+                state[0] = board.friendly(mode != "friendly")
         except KeyboardInterrupt:
-            port.forget()
+            _resume(state)
+            _recover(None)
+        except Exception as e:              # MemoryError, UnicodeError...: the REPL goes on
+            _resume(state)
+            _recover(e)
+
+
+def _resume(state):
+    """After an interrupt or an error, the same REPL goes on without its banner."""
+    if state[0] in ("raw", "friendly"):
+        state[0] += " resumed"
+
+
+def _recover(error):
+    """After an interrupt or an error in the REPL itself: drop what waits, go on (or finish
+    the soft reset that was under way)."""
+    port.forget()
+    if _leaving[0]:
+        raise SystemExit(_leaving[0])
+    if error is not None:
+        port.send("\r\n")
+        port.print_exception(error)
