@@ -63,7 +63,7 @@ def check_file(path: Path, out=None) -> bool:
     try:
         raw = files.read(path, pinmap.FILE_MAX)
     except files.NotReadable as e:
-        print(str(e).replace(str(path), "%s:" % path, 1), file=wrong)
+        wrong(str(e).replace(str(path), "", 1).strip(" :"))   # the path is said once, first
         return False
     except OSError as e:
         wrong("cannot read it (%s)" % (e.strerror or e))
