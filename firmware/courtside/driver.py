@@ -16,6 +16,9 @@ from courtside.core import LINES_PER_PASS
 from courtside.effects import EVENT, FRAME, LED, SAVE, TONE
 
 
+EFFECTS_HELD = 32      # effects left for the next pass at most (see apply)
+
+
 def apply(effects, hw, until=None):
     """Carry out ``effects`` on ``hw`` in order and take them off the list (an effect may
     add more: a save's answer, carried out in the same loop); returns how many are left.
@@ -23,7 +26,10 @@ def apply(effects, hw, until=None):
     With ``until`` (a tick), once it has passed the next event line and what follows it
     wait in the list for the next pass, which the core adds to: a board spends a pass on
     a burst of lines (a verdict, a Deathball run) a part at a time, and each pass stays
-    short. At least one effect goes each pass."""
+    short. At least one effect goes each pass, and all of them once more than
+    ``EFFECTS_HELD`` wait, so what waits stays bounded."""
+    if until is not None and len(effects) > EFFECTS_HELD:
+        until = None              # a backlog: all of it now, so it can never grow
     i = 0
     while i < len(effects):
         if i and until is not None and effects[i][0] == EVENT and diff(hw.ticks_us(), until) >= 0:
@@ -63,10 +69,12 @@ def one_pass(core, hw, lines):
     may sleep. ``lines`` is a list the caller keeps, so a pass allocates none. At most
     ``LINES_PER_PASS`` lines are taken: the rest wait where they are (a board's USB
     buffer, which holds the laptop back when full), so a flood is answered line by line
-    over many short passes, and one pass's effects stay bounded. A board with a
+    over many short passes, and one pass's effects stay bounded; no line is taken while
+    effects of the last pass still wait. A board with a
     ``budget_us`` writes event lines until that long after the pass began, the rest in
     the next passes (``apply``)."""
-    _gather(hw, lines)
+    if not core.effects:
+        _gather(hw, lines)    # while effects wait from the last pass, lines wait too
     now = hw.ticks_us()
     wait_ms = core.step(now, hw.ring, lines, hw.unsent)
     if lines:
