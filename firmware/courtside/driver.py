@@ -15,7 +15,6 @@ from courtside.clock import add, diff
 from courtside.core import LINES_PER_PASS
 from courtside.effects import EVENT, FRAME, LED, SAVE, TONE
 
-
 EFFECTS_HELD = 32      # effects left for the next pass at most (see apply)
 
 
