@@ -72,8 +72,7 @@ def one_pass(core, hw, lines):
     effects of the last pass still wait. A board with a
     ``budget_us`` writes event lines until that long after the pass began, the rest in
     the next passes (``apply``)."""
-    if not core.effects:
-        _gather(hw, lines)    # while effects wait from the last pass, lines wait too
+    _gather(core, hw, lines)
     now = hw.ticks_us()
     wait_ms = core.step(now, hw.ring, lines, hw.unsent)
     if lines:
@@ -91,7 +90,9 @@ def _effects(core, hw, now):
     return apply(core.effects, hw, add(now, budget_us) if budget_us else None)
 
 
-def _gather(hw, lines):
+def _gather(core, hw, lines):
+    if core.effects and getattr(hw, "budget_us", 0):
+        return        # a board's event lines of the last pass still wait: the lines wait too
     while len(lines) < LINES_PER_PASS:
         line = hw.read_line()
         if line is None:
