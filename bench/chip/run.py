@@ -211,6 +211,17 @@ def ping_latency(board, tries=5):
     return out
 
 
+def quiet(board, gap_ms=1000, limit_ms=60000):
+    """Run until the board has written nothing for ``gap_ms`` (at most ``limit_ms``): a
+    storm's backlog must not spill into the next scenario's count."""
+    waited = 0
+    silent = 0
+    while silent < gap_ms and waited < limit_ms:
+        got = board.run_ms(100)
+        waited += 100
+        silent = 0 if got else silent + 100
+
+
 def first_mode(board, mode):
     """The longest pass in the 3 s after ``mode MODE`` (its modules load then)."""
     board.rig.passes()
@@ -243,6 +254,7 @@ def play(board, name, phases, expected):
     rig.edges()
     spans = [board.play(ph) for ph in phases]
     t0, end = spans[-1]
+    quiet(board)
     evs = board.events(mark)
     kinds = Counter(e["ev"] for e in evs)
     passes = rig.passes()
