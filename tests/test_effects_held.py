@@ -7,12 +7,12 @@ ran the heap out after 604 of them)."""
 import json
 
 from conftest import ROOT
-from quietboard import Quiet
 from courtside import driver
 from courtside.core import Core
 from courtside.fair import Fair, seeded
 from courtside.pins import Pins
 from courtside.ring import Ring
+from quietboard import Quiet
 
 
 class SlowBoard(Quiet):
