@@ -187,14 +187,12 @@ def idle(board, seconds=2):
 
 
 def mem(board):
-    mark = len(board.lines)
     board.send("mem\n")
     got = board.until(lambda s: '"ev":"mem"' in s or '"ev":"error"' in s, 3000)
     if not got or '"ev":"mem"' not in got[1]:
         return {"mem": got[1] if got else None}
     ev = json.loads(got[1])
     heap = board.rig.heap()
-    del mark
     return {"heap used": ev["heap_used"], "heap free": ev["heap_free"],
             "largest free block": heap.get("largest_free_bytes"), "stack peak": ev.get("stack_peak"),
             "stack size": ev.get("stack_size")}
