@@ -318,6 +318,10 @@ def simulate(phases, names, workdir, name):
 def deploy(rig_folder, workdir, uf2, firmware, frozen=False):
     rig = Rig.start(rig_folder, workdir, uf2=uf2, paused=False, symbols=SYMBOLS)
     try:
+        # Let the board finish starting first: a deploy's Ctrl-C landing while the emulated
+        # chip is still booting MicroPython has left it halted (a panic) on this rig.
+        Board(rig).until(lambda s: '"ev":"lobby"' in s or ">>>" in s, 5000, step_ms=20)
+        rig.resume()
         cmd = [os.path.join(BIN, "courtside"), "deploy", "--port", rig.pty, "--timeout", "90"]
         if firmware:
             cmd += ["--firmware", firmware]

@@ -9,10 +9,13 @@ again at the verdict as the judged order settles it ("no throw open" or "throw a
 answered", ``courtside.arbiter``).
 """
 
-from courtside import display, lights
-from courtside.arbiter import NAMES, Arbiter
+from courtside import display, events, lights
+from courtside.arbiter import ANSWERED, NAMES, NO_THROW, Arbiter
 from courtside.clock import diff
 from courtside.stage import Stage
+
+_NOT_IN_GAME = "box not in this game"
+events.words(*NAMES, NO_THROW, ANSWERED, _NOT_IN_GAME)    # written at every press and verdict
 
 
 class DodgeBall(Stage):
@@ -110,7 +113,7 @@ class DodgeBall(Stage):
 
 
 def _ignored(ctx, box, button, stamp):
-    fields = {"p": box + 1, "b": NAMES[button], "why": "box not in this game"}
+    fields = {"p": box + 1, "b": NAMES[button], "why": _NOT_IN_GAME}
     ctx.emit_fields_at(stamp, "ignored", fields)
 
 

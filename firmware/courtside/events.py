@@ -16,6 +16,7 @@ same table (a test keeps them in step).
 """
 
 import json
+import sys
 
 from courtside import STREAM  # noqa: F401 - the stream's version, kept with VERSION
 
@@ -147,8 +148,16 @@ def encode(kind, t, fields):
     """The bytes of one event line (without the newline), as ``line`` spells it: what a
     board sends. It is built from bytes, so it makes no new ``str``: on MicroPython each
     new string is first looked for among the interned ones, a search through every name
-    the firmware's modules brought, and an event line of text made dozens of them."""
-    out = bytearray(b'{"ev":')
+    the firmware's modules brought, and an event line of text made dozens of them.
+
+    On MicroPython the line is built in one buffer kept between calls and copied out
+    once: a ``bytearray`` grown by ``+=`` is reallocated to the exact new size at every
+    step, a dozen reallocations a line, which on a board was a tenth of a storm's time.
+    (CPython, where a server's threads may encode at once, builds each line afresh.)"""
+    out = _scratch if _REUSE else bytearray()
+    if _REUSE:
+        out[:] = b""             # emptied, its room kept
+    out += b'{"ev":'
     _text(out, kind)
     out += b',"t":'
     out += b"%d" % t
@@ -156,7 +165,22 @@ def encode(kind, t, fields):
         out += b","
         _items(out, fields)
     out += b"}"
-    return out
+    if not _REUSE:
+        return out
+    line = bytearray(out)
+    if len(out) > _SCRATCH_KEEP:
+        _fresh_scratch()         # a storm's verdict does not keep its room for ever
+    return line
+
+
+_REUSE = sys.implementation.name == "micropython"
+_SCRATCH_KEEP = 512
+_scratch = bytearray()
+
+
+def _fresh_scratch():
+    global _scratch
+    _scratch = bytearray()
 
 
 def _items(out, d):
@@ -223,21 +247,46 @@ def _list(out, v):
 
 def _text(out, s):
     """A string: as it is when it is printable ASCII with nothing to escape (every name
-    the firmware writes), else spelled by ``_string``. A kind or field name of ``FIELDS``
-    is plain by construction and found there by the interpreter's own search; anything
-    else is looked at byte by byte, which on a board costs a bytecode loop. (A cache of the
-    names spelled would be faster still, and costs a board kilobytes of heap it has not.)"""
+    the firmware writes), else spelled by ``_string``. A kind or field name of ``FIELDS``,
+    or a word given to ``words``, is written from ``_QUOTED`` once seen (each costs a few
+    dozen bytes: names only, never text from outside); anything else is looked at byte by
+    byte, which on a board costs a bytecode loop."""
+    q = _QUOTED.get(s)
+    if q is not None:
+        out += q
+        return
     raw = s.encode("utf-8", "surrogatepass")   # a lone surrogate too (CPython refuses it)
-    if len(raw) == len(s) and (len(s) > 4 and _named(s) or _plain(raw)):
-        out += b'"'
-        out += raw
-        out += b'"'
-    else:
-        out += _string(s).encode()
+    if len(raw) == len(s):
+        if _named(s):
+            q = b'"' + raw + b'"'
+            _QUOTED[s] = q
+            out += q
+            return
+        if _plain(raw):
+            out += b'"'
+            out += raw
+            out += b'"'
+            return
+    out += _string(s).encode()
+
+
+_QUOTED = {}     # str -> its quoted bytes: the names and words a board writes again and again
+
+
+def words(*texts):
+    """Strings the firmware writes as values again and again (button names, reasons):
+    spelled once and kept, like the names of ``FIELDS``. Each must be printable ASCII."""
+    for s in texts:
+        raw = s.encode()
+        if not _plain(raw) or len(raw) != len(s):
+            raise ValueError("not a plain word: %r" % s)
+        _QUOTED[s] = b'"' + raw + b'"'
 
 
 def _named(s):
     """True for a kind or field name of ``FIELDS``."""
+    if " " in s or "\n" in s:
+        return False
     at = FIELDS.find(s)
     while at >= 0:
         end = at + len(s)

@@ -24,8 +24,11 @@ class Ring:
         if size < 2 or size & (size - 1):
             raise ValueError("ring size must be a power of two")
         self.mask = size - 1
-        self.stamps = array("I", bytes(4 * size))
-        self.levels = array("I", bytes(4 * size))
+        # Filled from a range: sized from its length at once, with no temporary of the
+        # same size first (``bytes(4 * size)`` would leave holes that size in the heap).
+        # The values do not matter: an entry is read only after ``put`` wrote it.
+        self.stamps = array("I", range(size))
+        self.levels = array("I", range(size))
         # head, tail, dropped: kept in an array so the IRQ side never rebinds an attribute
         self.ix = array("I", (0, 0, 0))
 
