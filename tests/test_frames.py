@@ -229,7 +229,8 @@ CEILINGS = {
 OVER = {
     "courtside.piostamp:Drain._take": (16, "every new DMA word in one loop (a call per word before)"),
     "courtside.piostamp:Stamper.place": (14, "the anchor moved in one function, per count word"),
-    "courtside.debounce:Debouncer._plan": (16, "the earliest lock or timeout in one loop, per accepted edge"),
+    "courtside.debounce:Debouncer._plan": (20, "the earliest lock or timeout in one loop, per accepted edge, "
+                                                "its arrays in locals"),
 }
 
 

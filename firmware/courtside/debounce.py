@@ -123,23 +123,29 @@ class Debouncer:
 
         It runs at every accepted edge, so it is one loop with no call inside: on a board
         a call costs more than the arithmetic, and more than the heap frame this function
-        is given for its locals (it never runs in an idle pass). ``clock.add`` and
+        is given for its locals (it never runs in an idle pass): the arrays are read from
+        locals, not attributes, since a board looks an attribute up in a map. ``clock.add`` and
         ``clock.diff`` are written out (tests/test_debounce.py holds it to them)."""
         best = -1
         best_at = 0
         best_long = False
         long_i = self.long_i if not self.long_done else -1
+        locked = self.locked
+        down = self.down
+        stuck = self.stuck
+        since = self.since
+        n = self.n
         i = 0
-        while i < self.n:
-            if self.locked[i]:
+        while i < n:
+            if locked[i]:
                 span = self.debounce_us
-            elif self.down[i] and not self.stuck[i]:
+            elif down[i] and not stuck[i]:
                 span = self.stuck_us
             else:
                 i += 1
                 continue
-            t = self.since[i] & _MASK
-            k = 2 if i == long_i and not self.locked[i] else 1
+            t = since[i] & _MASK
+            k = 2 if i == long_i and not locked[i] else 1
             while k:
                 k -= 1
                 if k:

@@ -26,20 +26,62 @@ def apply(effects, hw, until=None):
     wait in the list for the next pass, which the core adds to: a board spends a pass on
     a burst of lines (a verdict, a Deathball run) a part at a time, and each pass stays
     short. At least one effect goes each pass, and all of them once more than
-    ``EFFECTS_HELD`` wait, so what waits stays bounded."""
+    ``EFFECTS_HELD`` wait, so what waits stays bounded.
+
+    A line with a long list (a storm's verdict) goes to a board that takes parts
+    (``write_part``) a part at a time (``events.parts``), while its queue has
+    ``PART_ROOM`` free and the pass's time lasts; the rest of it, and every effect after
+    it, wait for the next pass, so the stream's order never changes."""
     if until is not None and len(effects) > EFFECTS_HELD:
         until = None              # a backlog: all of it now, so it can never grow
     i = 0
-    while i < len(effects):
-        if i and until is not None and effects[i][0] == EVENT and diff(hw.ticks_us(), until) >= 0:
-            break
-        _apply(effects[i], hw)
+    while i < len(effects) and _carry_out(effects, i, hw, until):
         i += 1
     if i < len(effects):
         del effects[:i]
         return len(effects)
     effects.clear()
     return 0
+
+
+def _carry_out(effects, i, hw, until):
+    """Effect ``i``; False when it and the rest wait for the next pass."""
+    effect = effects[i]
+    if effect[0] == EVENT:
+        if i and until is not None and diff(hw.ticks_us(), until) >= 0:
+            return False
+        if _in_parts(effect, hw):
+            effect = effects[i] = (PARTS, events.parts(effect[1], effect[2], effect[3]))
+    if effect[0] == PARTS:
+        return _send_parts(effect[1], hw, until)    # False: the rest of the line next pass
+    _apply(effect, hw)
+    return True
+
+
+PARTS = "parts"       # an event line being written a part at a time: (PARTS, generator)
+PART_ROOM = 2048      # queue bytes free before the next part is made (a part is < 2 KB)
+
+
+def _in_parts(effect, hw):
+    return getattr(hw, "bytes_out", False) and hasattr(hw, "write_part") and events.long(effect[3])
+
+
+def _send_parts(gen, hw, until):
+    """Write the next parts of a line while the queue has ``PART_ROOM`` free and the pass
+    has time (a part at least, room allowing); True once the line is all written, its
+    newline included."""
+    sent = False
+    while hw.room() >= PART_ROOM:
+        if sent and until is not None and diff(hw.ticks_us(), until) >= 0:
+            return False
+        try:
+            part = next(gen)
+        except StopIteration:
+            hw.write_part(b"", True)
+            return True
+        hw.write_part(part, False)
+        sent = True
+    return False
 
 
 def _apply(effect, hw):

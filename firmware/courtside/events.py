@@ -183,6 +183,49 @@ def _fresh_scratch():
     _scratch = bytearray()
 
 
+PART_ITEMS = 16     # a list longer than this is written a part at a time (``parts``)
+
+
+def long(fields):
+    """True when ``fields`` hold a list longer than ``PART_ITEMS`` (a storm's verdict):
+    a board sends such a line in ``parts``."""
+    for v in fields.values():
+        if type(v) is list and len(v) > PART_ITEMS:
+            return True
+    return False
+
+
+def parts(kind, t, fields):
+    """The bytes of ``encode(kind, t, fields)`` in parts, as a generator: each long list
+    is cut after every ``PART_ITEMS`` items. A board sends a storm's verdict this way a
+    part per step, so no pass spends a long line's whole encoding at once, and no buffer
+    of the whole line is ever made."""
+    out = bytearray(b'{"ev":')
+    _text(out, kind)
+    out += b',"t":'
+    out += b"%d" % t
+    keys = sorted(fields)
+    for key in keys:
+        out += b","
+        _text(out, key)
+        out += b":"
+        v = fields[key]
+        if type(v) is not list or len(v) <= PART_ITEMS:
+            _put(out, v)
+            continue
+        out += b"["
+        for j, item in enumerate(v):
+            if j:
+                out += b","
+            _put(out, item)
+            if (j + 1) % PART_ITEMS == 0 and j + 1 < len(v):
+                yield out
+                out = bytearray()
+        out += b"]"
+    out += b"}"
+    yield out
+
+
 def _items(out, d):
     """The members of dict ``d``, keys in sorted order."""
     keys = sorted(d)

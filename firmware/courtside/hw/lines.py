@@ -118,6 +118,7 @@ class Sender:
         self._careful_since = None   # ticks_ms of the last short write, while careful
         self.unsent = 0          # lines dropped because the queue was full
         self.short = 0           # chunks the port took only part of (the laptop stopped reading)
+        self._open = False       # a line's parts are queued, its end not yet
 
     def queued(self):
         return self._bytes
@@ -146,6 +147,21 @@ class Sender:
         self._bytes += len(data)
         self.flush()
         return True
+
+    def write_part(self, data, end):
+        """Queue one part of a line (``events.parts``), its newline after the ``end`` part.
+        A part is never dropped, whatever the room (a line cut short would be damaged):
+        the caller asks for ``room()`` before it makes the next part. Between the first
+        part and the end, ``mid_line`` is True."""
+        if not isinstance(data, bytearray):
+            data = bytearray(data)
+        if end:
+            data.append(_NL)
+        self._lines[self._tail] = data
+        self._tail = (self._tail + 1) & self._smask
+        self._bytes += len(data)
+        self._open = not end
+        self.flush()
 
     def pass_begin(self):
         """A new pass of the loop: a fresh byte budget."""
@@ -192,8 +208,9 @@ class Sender:
         return k
 
     def mid_line(self):
-        """True when the laptop has the start of a line whose rest is still queued."""
-        return self._off > 0
+        """True when the laptop has the start of a line whose rest is still queued, or a
+        line's parts stop short of its end."""
+        return self._off > 0 or self._open
 
     def finish(self, ms):
         """Send everything queued, waiting for the port up to ``ms`` in all (when the

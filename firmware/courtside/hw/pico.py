@@ -370,6 +370,14 @@ class Pico:
     def write_line(self, text):
         self._tx.write_line(text)
 
+    def write_part(self, data, end):
+        """One part of a long line (``courtside.driver.apply``)."""
+        self._tx.write_part(data, end)
+
+    def room(self):
+        """Bytes the USB queue can take now."""
+        return self._tx.room()
+
     def save_settings(self, settings):
         """Write the settings to flash (the core asks only between games: a flash write
         holds off interrupts); returns why not, or None."""
@@ -406,8 +414,9 @@ class Pico:
         self._buzzer.duty_u16(0)
         for led in self._leds:
             led.value(0)
-        if not self._tx.finish(_STOP_FLUSH_MS) and self._tx.mid_line():
-            sys.stdout.write("\n")       # the laptop stopped reading: end its part-line here
+        self._tx.finish(_STOP_FLUSH_MS)
+        if self._tx.mid_line():
+            sys.stdout.write("\n")       # a line left part-sent or in parts: end it here
 
 
 def main_held(pins):
