@@ -25,15 +25,13 @@ def apply(effects, hw, until=None):
     With ``until`` (a tick), once it has passed the next event line and what follows it
     wait in the list for the next pass, which the core adds to: a board spends a pass on
     a burst of lines (a verdict, a Deathball run) a part at a time, and each pass stays
-    short. At least one effect goes each pass, and all of them once more than
-    ``EFFECTS_HELD`` wait, so what waits stays bounded.
+    short. At least one effect goes each pass; while more than ``EFFECTS_HELD`` wait,
+    a board's passes step no core (``one_pass``), so what waits stays bounded.
 
     A line with a long list (a storm's verdict) goes to a board that takes parts
     (``write_part``) a part at a time (``events.parts``), while its queue has
     ``PART_ROOM`` free and the pass's time lasts; the rest of it, and every effect after
     it, wait for the next pass, so the stream's order never changes."""
-    if until is not None and len(effects) > EFFECTS_HELD:
-        until = None              # a backlog: all of it now, so it can never grow
     i = 0
     while i < len(effects) and _carry_out(effects, i, hw, until):
         i += 1
@@ -114,10 +112,11 @@ def one_pass(core, hw, lines):
     effects of the last pass still wait. A board with a
     ``budget_us`` writes event lines until that long after the pass began, the rest in
     the next passes (``apply``)."""
-    _gather(core, hw, lines)
     now = hw.ticks_us()
-    wait_ms = core.step(now, hw.ring, lines, hw.unsent)
-    if lines:
+    wait_ms = 0               # behind: this pass only writes, its input waits where it is
+    if not _behind(core, hw):
+        _gather(core, hw, lines)
+        wait_ms = core.step(now, hw.ring, lines, hw.unsent)
         if len(lines) >= LINES_PER_PASS:
             wait_ms = 0       # more may be waiting: the next pass at once
         lines.clear()
@@ -125,6 +124,13 @@ def one_pass(core, hw, lines):
         wait_ms = 0           # event lines left for the next pass
     hw.service(now)
     return wait_ms
+
+
+def _behind(core, hw):
+    """A board with more than ``EFFECTS_HELD`` effects waiting (a storm's lines) steps
+    no core until they are down again: its snapshots wait in the ring and its command
+    lines in the laptop's buffer, so what waits stays bounded and every pass stays short."""
+    return len(core.effects) > EFFECTS_HELD and getattr(hw, "budget_us", 0)
 
 
 def _effects(core, hw, now):
