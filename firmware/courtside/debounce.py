@@ -177,7 +177,22 @@ class Debouncer:
             out.append((UNSTUCK, i, stamp))
         else:
             out.append((RELEASE, i, stamp))
-        self._plan()
+        if self.due_i < 0 or self.due_i == i:
+            self._plan()
+        else:
+            self._sooner(i)
+
+    def _sooner(self, i):
+        """Button ``i`` has just been locked and what ran first was another's: that one
+        still runs first unless ``i``'s lock ends sooner (or as soon, ``i`` being the
+        lower button, as ``_plan`` would have it). Half the plans of a storm, in a step."""
+        at = (self.since[i] & _MASK) - (_MASK - (self.debounce_us & _MASK)) - 1   # add(since, debounce_us)
+        if at < 0:
+            at = at + _MASK + 1
+        if ((at - self.due_at) & _MASK) >= _HALF or at == self.due_at and i < self.due_i:
+            self.due_i = i
+            self.due_at = at
+            self.due_long = False
 
     def configure(self, debounce_us, stuck_us, long_us):
         """New lock, stuck and long-hold times; the ones running are measured by them."""
