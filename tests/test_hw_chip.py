@@ -267,13 +267,14 @@ def test_starting_with_pio_capture_leaves_the_free_heap_in_one_piece(micropython
     figures = json.loads(text.splitlines()[0])
     largest = int(text.split("max free sz:")[1].split()[0]) * figures["block bytes"]
     assert figures["capture"] == "pio"
-    # 64-bit port figures (a Pico's are about half): the start takes the 8 KB DMA block
-    # plus frame buffers, queues and the ring; the largest free block is nearly all of the
+    # 64-bit port figures (a Pico's objects are smaller, its arrays the same): the start
+    # takes the 16 KB DMA block and the 16 KB capture ring (2,048 snapshots: a storm's
+    # backlog on the chip), plus frame buffers and queues; the largest free block is nearly all of the
     # free heap. What is not in it are holes between the loaded modules and the stand-ins'
     # objects: 10.8-11.2 KB run alone, up to 13.5 KB in a loaded parallel suite (the
     # anchor's tries, each a new stand-in state machine, vary with timing; rp2's are
     # static). The old ``array("H", bytes(n))`` allocation left a further 8 KB hole.
-    assert figures["start bytes"] <= 32 * 1024
+    assert figures["start bytes"] <= 48 * 1024
     assert largest >= figures["free"] - 16 * 1024
 
 

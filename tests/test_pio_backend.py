@@ -76,7 +76,7 @@ def test_presses_reach_the_ring_stamped_to_the_microsecond(board_module, address
     cap.start()
     sm, dma = board.machines[0], board.dmas[0]
     assert sm.sm_id == 1 and sm.kw["in_base"].gpio == 0
-    assert dma.ctrl["treq_sel"] == 5 and dma.ctrl["ring_sel"] and dma.ctrl["ring_size"] == 12
+    assert dma.ctrl["treq_sel"] == 5 and dma.ctrl["ring_sel"] and dma.ctrl["ring_size"] == 13
     assert dma.source == fifo(1) == 0x50200024          # the RX FIFO register, not ``read=sm``
     assert not dma.ctrl["inc_read"] and dma.ctrl["inc_write"] and dma.ctrl["size"] == 2
     assert all(board.pins[g] == (0, 2) for g in range(17))       # inputs with pull-ups
@@ -105,15 +105,15 @@ def test_presses_reach_the_ring_stamped_to_the_microsecond(board_module, address
 @pytest.mark.parametrize("address", [0x20001000, 0x20001010, 0x20001FF0, 0x20000FF0])
 def test_the_dma_buffer_is_one_block_with_an_aligned_window_inside(board_module, address):
     # Twice the window's size, allocated once, holds an aligned window wherever the
-    # allocator puts it; the window is what the DMA ring writes (4 KB, aligned to 4 KB).
+    # allocator puts it; the window is what the DMA ring writes (8 KB, aligned to 8 KB).
     board = PioBoard([], address=address)
     mod = board_module(board)
     cap = mod.PioCapture(Ring(16), PinMap(PINMAP), Flag(), ticks_us=board.ticks_us)
     block, window = cap._mem, cap._halves
-    assert block.typecode == "H" and len(block) * 2 == 8192 and len(window) * 2 == 4096
+    assert block.typecode == "H" and len(block) * 2 == 16384 and len(window) * 2 == 8192
     window[0] = 0xFFFF                               # where does the window start in the block?
     start = list(block).index(0xFFFF)
-    assert (address + 2 * start) % 4096 == 0 and start + len(window) <= len(block)
+    assert (address + 2 * start) % 8192 == 0 and start + len(window) <= len(block)
 
 
 def test_the_start_up_levels_are_not_reported_as_a_change(board_module):

@@ -200,7 +200,7 @@ class Pico:
     bytes_out = True     # event lines come as bytes (courtside.events.encode)
     budget_us = 10000    # a pass writes event lines for up to 10 ms, the rest in the next (driver)
 
-    def __init__(self, pins, settings, ring_size=1024):
+    def __init__(self, pins, settings, ring_size=2048):
         micropython.alloc_emergency_exception_buf(100)   # so a failing handler can say why
         self.pins = pins
         self.ring = Ring(ring_size)

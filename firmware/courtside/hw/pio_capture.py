@@ -8,7 +8,7 @@ appear (the DMA keeps running while the CPU is busy or has interrupts off), and
 snapshots ``courtside.capture.IrqCapture`` makes, so debounce, order and contests run
 unchanged. The maths lives in ``courtside.piostamp``; docs/pio-capture.md explains it.
 
-    cap = PioCapture(ring, pins)           # allocates its DMA buffer (8 KB) at once: build it early
+    cap = PioCapture(ring, pins)           # allocates its DMA buffer (16 KB) at once: build it early
     cap.start()
     cap.drain()                            # from the main loop: each pass and each ms of its wait
     cap.stop()
@@ -17,8 +17,9 @@ Only the main loop drains. No timer or scheduled callback does: a scheduled call
 on top of whatever the loop is doing at that moment, so its call chain adds to the loop's
 deepest one on the rp2 port's 8 KB C stack, which is how an earlier drain timer overflowed
 it (docs/firmware.md, "The C stack"). The DMA keeps capturing while the loop is busy; the
-buffer holds 512 changes, about a quarter of a second of a press every millisecond, and a
-pass lasts far less (what it lost, were it not, is counted as an overflow).
+buffer holds 1,024 changes, half a second of a press every millisecond (a storm's
+longest pass measured on the chip was 410-550 ms, its verdict; with a 512-change buffer
+that lost presses), and what it lost, were it ever too small, is counted as an overflow.
 
 Requirements: ``rp2.DMA`` (MicroPython 1.22 or newer); the button GPIOs span at most 30
 pins with no LED, buzzer or matrix pin among them (the default map uses GP0..GP16);
@@ -87,7 +88,7 @@ def fifo_address(sm_id):
 class PioCapture:
     name = "pio"
 
-    def __init__(self, ring, pins, flag=None, sm_id=1, buffer_words=1024, ticks_us=None):
+    def __init__(self, ring, pins, flag=None, sm_id=1, buffer_words=2048, ticks_us=None):
         self.ring = ring
         self.flag = flag
         self.sm_id = sm_id
