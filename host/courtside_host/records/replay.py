@@ -49,8 +49,9 @@ import gc
 import heapq
 from collections import deque
 
+from courtside import driver
 from courtside import settings as config
-from courtside.effects import EVENT, SAVE
+from courtside.core import Core
 from courtside.events import STREAM
 from courtside.fair import Fair, seeded
 from courtside.pins import ARROWS, BUTTONS, Pins
@@ -65,6 +66,7 @@ from courtside_follow.schema import (
 )
 from courtside_follow.schema import lone_surrogate as _lone_surrogate
 from courtside_follow.schema import shown as _shown
+from courtside_sim.board import SimBoard
 
 JUDGING = ("tie_us", "contest_ms", "answer_ms")
 NOT_COMPARED = ("overflow", "unsent")   # what the board's link, not its core, says
@@ -834,54 +836,49 @@ def _stops(session):
            "compared" % (session.stops / 1e6, during, what, kinds)
 
 
-class _Unseen:
-    """What a replay asks of the core beyond the board's: nothing it shows is seen (a
-    replay has no matrix). The context says so (``ctx.seen``), so stages draw nothing and
-    their animations ask for no pass per picture; the box lights and buzzer are dark
-    (``_Dark``), so no blink or note asks for one either; a frame asked for is let go
-    without being scaled, capped and compared with the last; and a stage with a ``seen``
-    flag (the Deathball referee's blinking) is told nobody watches whenever no button is
-    being debounced or held: then the passes it would ask for only to blink cannot change
-    anything the core decides.
-    (While a button is, every pass counts: the debouncer ends its locks and finds stuck
-    buttons in the passes it gets, so a replay keeps the board's passes there.) And each
-    pass's events go to ``take`` as records (dicts, as a log's line reads), not through
-    their text and back; a save is answered by ``saver`` (the log's answer), and the
-    core's answer taken with the rest; the other effects, for a matrix, lights and buzzer
-    nobody has, are let go. Mixed into ``Core`` by ``_core_class``."""
+class _Board(SimBoard):
+    """The simulated board as a replay has it: nobody watches its matrix, box lights or
+    buzzer, and it takes the core's events as records, not lines.
 
-    take = None
-    saver = None
+    ``watch`` tells the core so through what it lends its stages (``Context.seen``: no
+    stage draws, and animations ask for no pass per picture; box lights and buzzer that
+    are dark, ``_Dark``, so no blink or note asks for one either), so no frame is asked
+    for. A stage with a ``seen`` flag of its own (the Deathball referee's blinking) is told
+    nobody watches whenever no button is being debounced or held (``_Watched``): then the
+    passes it would ask for only to blink cannot change anything the core decides. (While
+    a button is, every pass counts: the debouncer ends its locks and finds stuck buttons
+    in the passes it gets, so a replay keeps the board's passes there.) Each event goes to
+    ``take`` as a record (a dict, as a log's line reads), not through its text and back
+    (``take_event``, which the driver hands events to); a save is answered as the log
+    says (``script.save_settings``)."""
 
-    def step(self, now, ring=None, lines=(), unsent=0):
-        wait_ms = super().step(now, ring, lines, unsent)
-        effects = self.effects
-        if effects:
-            take = self.take
-            for effect in effects:
-                if effect[0] == EVENT:
-                    ev = {k: v if type(v) in _SCALARS else _plain(v) for k, v in effect[3].items()}
-                    ev["ev"] = effect[1]
-                    ev["t"] = effect[2]
-                    take(ev)
-                elif effect[0] == SAVE:
-                    effect[2](self.saver(effect[1]))     # its answer joins this loop
-            del effects[:]
-        return wait_ms
+    def __init__(self, pins, script, take):
+        super().__init__(pins, script=script)
+        self.take = take
+        self.core = None
+        self.stage = None           # the stage last told whether it is watched
 
-    def _frame(self):
-        self.ctx.frame = None
-
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        ctx = self.ctx
+    def watch(self, core):
+        ctx = core.ctx
         ctx.seen = False
         ctx.lights = ctx.tunes = _Dark()
+        self.core = core
 
-    def _start(self, stage):
-        if hasattr(stage, "seen"):
-            stage.seen = _Watched(self.debouncer)
-        super()._start(stage)
+    def take_event(self, kind, t, fields):
+        ev = {k: v if type(v) in _SCALARS else _plain(v) for k, v in fields.items()}
+        ev["ev"] = kind
+        ev["t"] = t
+        self.take(ev)
+
+    def save_settings(self, settings):
+        return self.script.save_settings(settings)
+
+    def service(self, now):
+        stage = self.core.stage
+        if stage is not self.stage:     # a stage started in this pass
+            self.stage = stage
+            if hasattr(stage, "seen"):
+                stage.seen = _Watched(self.core.debouncer)
 
 
 _SCALARS = (int, str, bool, type(None))
@@ -924,28 +921,15 @@ class _Watched:
         return self.debouncer.due_i >= 0     # a lock or timeout still running
 
 
-_CORE: list = []
-
-
-def _core_class():
-    if not _CORE:
-        from courtside.core import Core
-        _CORE.append(type("ReplayCore", (_Unseen, Core), {}))
-    return _CORE[0]
-
-
 def _run(pins, script, settings, rng, mode, take, can_save=False):
-    """The core on the simulated board over ``script``'s inputs, in virtual time, by the
-    driver's own loop (``driver.run_virtual``, as the headless simulator runs it), each
-    event it writes handed to ``take`` as a record. A save gets the answer the log gives
-    (``script.save_settings``)."""
-    from courtside import driver
-    from courtside_sim.board import SimBoard
-    board = SimBoard(pins, script=script)
-    core = _core_class()(pins, settings, rng, now=board.ticks_us(), levels=board.levels(),
-                         capture=board.capture.name, mode=mode, can_save=can_save)
-    core.take = take
-    core.saver = script.save_settings
+    """The core as it is on a replay's board (``_Board``) over ``script``'s inputs, in
+    virtual time, by the driver's own loop (``driver.run_virtual``, as the headless
+    simulator runs it), each event it writes handed to ``take`` as a record. A save gets
+    the answer the log gives (``script.save_settings``)."""
+    board = _Board(pins, script, take)
+    core = Core(pins, settings, rng, now=board.ticks_us(), levels=board.levels(),
+                capture=board.capture.name, mode=mode, can_save=can_save)
+    board.watch(core)
     driver.run_virtual(core, board)
     return core
 
