@@ -14,10 +14,15 @@ and are taken from the log instead:
 
 With the recorded settings the replayed stream must equal the log, event for event
 (times aside: a board's passes come a little late, the replay's exactly on time). With
-other settings (``overrides``) the contests whose verdict would differ are listed. Each
-contest keeps the settings it was judged with (``Contest.settings``), and each game its
-outcome on the board and in the replay (``Outcome``: a Deathball winner, or how many
-contests a Dodge Ball game had).
+other settings (``overrides``) the contests whose verdict would differ are listed.
+
+The core runs as it is, on a board nobody watches (``_Board``): nothing is drawn, lit or
+sounded, and the driver hands it each event as a record, not as text. What the report
+says of contests and games is read from the stream by the laptop's one follower
+(``courtside_follow.follower``), one following the board's stream as the log is read and
+one the replay's as the core writes it: each contest is the verdict each side's follower
+took, with the presses it had open and the settings in force (``Contest``), and each
+game its end on either side (``Outcome``: a Deathball winner, or none).
 
 A session is replayed as it is read: the log is read a little ahead of the core (the
 inputs of the next ``AHEAD_US`` of play, at most ``AHEAD_MAX`` events), each replayed
@@ -56,7 +61,7 @@ from courtside.events import STREAM
 from courtside.fair import Fair, seeded
 from courtside.pins import ARROWS, BUTTONS, Pins
 from courtside_follow import schema
-from courtside_follow.follower import HOLD_STREAM, Follower
+from courtside_follow.follower import Follower
 from courtside_follow.schema import INPUTS as _INPUTS
 from courtside_follow.schema import (
     MAX_BOXES,
@@ -149,6 +154,11 @@ class RecordedDraws(Fair):
 
 
 class Contest:
+    """One contest as the followers of the two streams read it: the board's verdict and
+    the replay's (each as its follower keeps it, its ``tie`` records in ``ties``), the
+    settings in force when it was judged (the board's, where the board judged it) and the
+    presses the board's follower had open for it (those withdrawn taken out)."""
+
     def __init__(self, session, number, recorded, replayed, settings=None):
         self.session = session     # 0: before the log's first session (re-judged on its own)
         self.number = number       # (game, contest)
@@ -170,7 +180,8 @@ class Outcome:
         self.session = session
         self.game = game
         self.mode = mode
-        self.recorded = recorded   # the board's winner event, or None (unfinished, Dodge Ball)
+        self.recorded = recorded   # the board's end as its follower says it (a winner record),
+                                   # or None (unfinished, Dodge Ball)
         self.replayed = replayed
 
     @property
@@ -433,17 +444,11 @@ def _players_ok(start):
     return isinstance(players, list) and all(type(p) is int and 1 <= p <= MAX_BOXES for p in players)
 
 
-class _Side:
-    """One side of the comparison (the board's or the replay's): its games as they come,
-    and the settings in force as the one follower of the stream reads them."""
-
-    def __init__(self):
-        self.game = 0
-        self.follow = Follower()
-
-    @property
-    def now(self):
-        return self.follow.settings
+# What the report reads from a follower (settings, games and their ends, contests and
+# verdicts) comes from these kinds alone: the rest (a Deathball board's moves, what the
+# board waits for) is not fed, which keeps a replay as fast as it was before it had one.
+_FOLLOWED = frozenset(("hello", "settings", "mode", "lobby", "start", "press", "withdrawn",
+                       "verdict", "tie", "winner"))
 
 
 class _Run:
@@ -474,11 +479,10 @@ class _Run:
         self.coming = deque()           # (t, comparable): the replay's not yet read from the log
         self.index = 0                  # comparable events matched so far
         self.releases = {}              # (t, p, b): board's count minus the replay's
-        self.sides = (_Side(), _Side())
-        self.verdicts = ({}, {})        # (game, c) -> verdict, per side, until both are there
-        self.settings_of = {}           # (game, c) -> the settings it was judged with
-        self.presses = {}               # (game, c) -> the board's press events
-        self.ends = {}                  # game -> [mode, board's winner, replay's winner]
+        self.follow = (Follower(), Follower())   # the board's stream and the replay's, followed
+        self.verdicts = ({}, {})        # (game, c) -> (verdict, settings, presses), per side,
+                                        # until both sides have judged it
+        self.ends = {}                  # game -> [mode, board's end, replay's end]
         self.seen = start is None       # the replay's events count from its hello (or start)
         self.rng = RecordedDraws(more=self._more)
         self.unrecorded_at_end = None   # how many draws had no answer when the log stopped
@@ -685,49 +689,56 @@ class _Run:
             self.session.stops = self.read_t
         beyond[ev["ev"]] = beyond.get(ev["ev"], 0) + 1
 
-    # contests and games, as both sides judge them -------------------------------------------
+    # contests and games, as the follower of each side's stream reads them -----------------
 
     def _judged(self, side, ev):
+        """Feed ``ev`` to the follower of its side (the board's stream or the replay's), and
+        hand on what the follower then says was judged: a contest's verdict, with the
+        presses it followed and the settings in force; a game's end."""
         kind = ev["ev"]
-        me = self.sides[side]
-        if kind in _SETTING:
-            me.follow.feed(ev)
-        elif kind == "start":
-            me.game += 1
-            self.ends.setdefault(me.game, [ev.get("mode"), None, None])
-            self._close_games()
-        elif kind == "winner" and me.game in self.ends:
-            self.ends[me.game][1 + side] = ev
-        elif kind == "press" and side == 0:
-            key = (me.game, ev["c"])
-            self.presses.setdefault(key, []).append(ev)
-            if len(self.presses) > AHEAD_MAX:
-                del self.presses[next(iter(self.presses))]
-        elif kind == "verdict":
-            # Judged again with other settings the contests fall otherwise and their numbers
-            # with them: a contest is then the one that starts with the same press.
-            key = (me.game, min(p["n"] for p in ev["order"])) if self.what_if else (me.game, ev["c"])
-            if side == 0 or key not in self.settings_of:
-                self.settings_of[key] = dict(me.now)
-            mine, theirs = self.verdicts[side], self.verdicts[1 - side]
-            if key in theirs:
-                pair = (ev, theirs.pop(key)) if side == 0 else (theirs.pop(key), ev)
-                self._contest(key, *pair)
-            else:
-                mine[key] = ev
-                if len(mine) > AHEAD_MAX:           # never judged on the other side
-                    old = next(iter(mine))
-                    self._contest(old, *((mine.pop(old), None) if side == 0 else (None, mine.pop(old))))
+        if kind not in _FOLLOWED:
+            return
+        follow = self.follow[side]
+        if kind != "verdict":
+            follow.feed(ev)
+            if kind == "start":
+                self.ends.setdefault(follow.games, [follow.mode, None, None])
+                self._close_games()
+            elif kind == "winner" and follow.games in self.ends:
+                self.ends[follow.games][1 + side] = {"ev": "winner", "t": follow.t, "p": follow.winner,
+                                                     "together": follow.together}
+            return
+        open_ = follow.contest
+        presses = open_["presses"] if side == 0 and open_ is not None and open_["c"] == ev["c"] else []
+        follow.feed(ev)
+        verdict = follow.verdict
+        # Judged again with other settings the contests fall otherwise and their numbers
+        # with them: a contest is then the one that starts with the same press.
+        first = min(p["n"] for p in ev["order"]) if self.what_if else ev["c"]
+        key = (follow.games, first)
+        judged = (verdict, dict(follow.settings), presses)
+        mine, theirs = self.verdicts[side], self.verdicts[1 - side]
+        if key in theirs:
+            self._contest(key, *((judged, theirs.pop(key)) if side == 0 else (theirs.pop(key), judged)))
+        else:
+            mine[key] = judged
+            if len(mine) > AHEAD_MAX:           # never judged on the other side
+                old = next(iter(mine))
+                self._contest(old, *((mine.pop(old), None) if side == 0 else (None, mine.pop(old))))
 
-    def _contest(self, key, recorded, replayed):
-        game = key[0]
-        number = (game, (recorded or replayed)["c"])      # the board's number where it has one
-        contest = Contest(self.session.number, number, recorded, replayed, self.settings_of.pop(key, None))
-        contest.presses = self.presses.pop((game, recorded["c"]), []) if recorded else []
+    def _contest(self, key, board, replay):
+        """A contest as the two sides judged it: each (verdict, settings, presses) or None.
+        It is headed with the board's settings where the board judged it."""
+        recorded, settings, presses = board or (None, None, [])
+        replayed = replay[0] if replay else None
+        number = (key[0], (recorded or replayed)["c"])      # the board's number where it has one
+        contest = Contest(self.session.number, number, recorded, replayed,
+                          settings if board else replay[1])
+        contest.presses = presses
         self.report._contest(contest, self.on_contest)
 
     def _close_games(self, everything=False):
-        done = min(self.sides[0].game, self.sides[1].game)
+        done = min(self.follow[0].games, self.follow[1].games)
         for game in sorted(self.ends):
             if game < done or everything:
                 mode, was, now = self.ends.pop(game)
@@ -738,12 +749,11 @@ class _Run:
     def go(self):
         session = self.session
         hello = session.hello
-        settings = dict(config.DEFAULTS)
-        if isinstance(hello.get("settings"), dict):
-            settings.update(hello["settings"])
-        elif self.start is not None:
-            pass                        # said with where it is picked up, below
-        else:
+        self._judged(0, hello)
+        follow = self.follow[0]
+        settings = follow.settings      # the hello's over the defaults, as the follower reads them
+        logged = hello.get("settings") if isinstance(hello.get("settings"), dict) else {}
+        if logged is not hello.get("settings") and self.start is None:   # (at a start: said below)
             session.notes.append("stream %s logs no settings at start: the defaults are assumed"
                                  % _shown(hello.get("stream")))
         try:
@@ -752,14 +762,11 @@ class _Run:
             session.problem = "with the settings asked for: %s" % e
             return self.skip()
         self.pins = pins_for(hello.get("boxes", MAX_BOXES))
-        logged = hello.get("settings") if isinstance(hello.get("settings"), dict) else {}
         # settings the log's board did not have, as its hello says (a log picked up in the
         # middle of a session has no hello to say it: none assumed missing)
         self.unlogged = () if self.start is not None and not logged else \
             tuple(name for name in config.ADDED if name not in logged)
-        stream = hello.get("stream")
-        self.no_hold = type(stream) is int and stream < HOLD_STREAM
-        self._judged(0, hello)
+        self.no_hold = not follow.says_hold()
         if self.start is not None:      # bring the core to the game start, unseen
             start = self.start
             session.notes.append("replayed from its first game start, at %.3f s%s" % (
