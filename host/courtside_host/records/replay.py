@@ -757,8 +757,9 @@ class _Run:
         self._judged(0, hello)
         follow = self.follow[0]
         settings = follow.settings      # the hello's over the defaults, as the follower reads them
-        logged = hello.get("settings") if isinstance(hello.get("settings"), dict) else {}
-        if logged is not hello.get("settings") and self.start is None:   # (at a start: said below)
+        said = isinstance(hello.get("settings"), dict)
+        logged = hello["settings"] if said else {}
+        if not said and self.start is None:     # (picked up at a game start: said below)
             session.notes.append("stream %s logs no settings at start: the defaults are assumed"
                                  % _shown(hello.get("stream")))
         try:
@@ -775,7 +776,7 @@ class _Run:
         if self.start is not None:      # bring the core to the game start, unseen
             start = self.start
             session.notes.append("replayed from its first game start, at %.3f s%s" % (
-                                     start["t"] / 1e6, "" if isinstance(hello.get("settings"), dict) else
+                                     start["t"] / 1e6, "" if said else
                                      ", with the default settings (the log shows none before it)"))
             for line in ["join %d" % p for p in start.get("players", ())] + ["start"]:
                 self._input(start["t"], "cmd", line, None)
