@@ -947,63 +947,67 @@ def _run(pins, script, settings, rng, mode, take, can_save=False):
     return core
 
 
-_SETTING = ("hello", "settings")    # the events that say the settings in force
-
-
-def _settings_of(events):
-    """The settings in force after ``events``, as the follower reads them."""
-    follow = Follower()
-    for ev in events:
-        if ev.get("ev") in _SETTING:
-            follow.feed(ev)
-    return follow.settings
-
-
 def loose_contests(events, overrides=None, notes=None):
     """Re-judge the Dodge Ball presses of a log's part before any session or game start,
     through the core from a game started just before the first of them with the players
-    they come from; returns Contests (session 0). ``notes`` gets what cannot be judged.
-    ``events`` must be checked events (as ``damaged`` finds none wrong).
+    they come from, as far as the board's next lobby (the inputs after it are left out: no
+    contest is judged in a lobby, and a long press begun before the log, which the replay
+    cannot have, may be what took the board there);
+    returns Contests (session 0). ``notes`` gets what cannot be judged. ``events`` must
+    be checked events (as ``damaged`` finds none wrong).
 
     The board's press and contest numbers had run on before the log began, the replay's
-    start at 1: each replayed verdict is matched to the board's by its presses, in order."""
+    start at 1: each replayed verdict is matched to the board's by its presses, in order,
+    as the follower of each stream has them (``_Run``)."""
     notes = [] if notes is None else notes
-    presses = [e for e in events if e.get("ev") == "press"]
     if any(e.get("ev") in ("move", "setup", "turn") for e in events):
         notes.append("the log starts in the middle of a Deathball game: its moves cannot be "
                      "re-judged without the game's start")
-    if not presses:
+    first = next((i for i, e in enumerate(events) if e["ev"] == "press"), None)
+    if first is None:
         return []
-    first = events.index(presses[0])
-    settings = dict(_settings_of(events[:first]), **(overrides or {}))
+    board = Follower()              # the settings in force at the first press, as followed
+    for e in events[:first]:
+        board.feed(e)
     try:
-        settings = config.merged(config.DEFAULTS, settings)
+        settings = config.merged(config.DEFAULTS, dict(board.settings, **(overrides or {})))
     except ValueError as e:
         notes.append("the presses before the first game start were not re-judged: %s" % e)
         return []
-    players = sorted({e["p"] for e in presses})
+    end = first                     # the game's inputs: up to the board's next lobby, if any
+    while end < len(events) and board.phase != "lobby":
+        board.feed(events[end])
+        end += 1
+    events = events[first:end] + [e for e in events[end:] if e["ev"] not in _INPUTS and e["ev"] != "cmd"]
+    t = events[0]["t"]
+    players = sorted({e["p"] for e in events if e["ev"] == "press"})
     players += [b for b in (1, 2, 3, 4) if b not in players][:max(0, 2 - len(players))]
-    hello = {"ev": "hello", "t": presses[0]["t"], "mode": "dodgeball", "boxes": MAX_BOXES,
-             "settings": settings}
+    hello = {"ev": "hello", "t": t, "mode": "dodgeball", "boxes": MAX_BOXES, "settings": settings}
     # the game starts a millisecond before the first press (a pass takes edges before lines)
-    start = {"ev": "start", "t": max(0, presses[0]["t"] - 1000), "mode": "dodgeball", "players": players}
+    start = {"ev": "start", "t": max(0, t - 1000), "mode": "dodgeball", "players": players}
     report = Report(overrides or {}, keep=True)
-    session = Session(0, hello)
-    _Run(session, _Log(events[first:]), overrides or {}, report, None, start, compare=False).go()
-    board_n = [e["n"] for e in presses]
-    replay_n = [e["n"] for e in session.replayed if e.get("ev") == "press"]
-    to_board = dict(zip(replay_n, board_n))
-    logged = {e["n"]: e for e in presses}
-    recorded = {}
-    for v in events:
-        if v.get("ev") == "verdict":
-            recorded[tuple(o["n"] for o in v["order"])] = v
+    run = _Run(Session(0, hello), _Log(events), overrides or {}, report, None, start, compare=False)
+    run.go()
+    return _matched(report.contests, run.follow[0].contest, notes)
+
+
+def _matched(judged, still_open, notes):
+    """The loose contests (``judged``: each judged by one side alone) paired by their
+    presses: the replay's presses in order stand for the board's (``still_open``: the
+    board's contest the log stops in, if any)."""
+    boards = [c for c in judged if c.recorded is not None]
+    logged = [p for c in boards for p in c.presses] + (still_open["presses"] if still_open else [])
+    replays = [c for c in judged if c.replayed is not None]
+    to_board = dict(zip(sorted(o["n"] for c in replays for o in c.replayed["order"]),
+                        (p["n"] for p in logged)))
+    logged = {p["n"]: p for p in logged}
+    recorded = {tuple(sorted(o["n"] for o in c.recorded["order"])): c.recorded for c in boards}
     out = []
-    for mine in (e for e in session.replayed if e.get("ev") == "verdict"):
+    for c in replays:
+        mine = c.replayed
         order = [dict(o, n=to_board.get(o["n"], o["n"])) for o in mine["order"]]
-        key = tuple(o["n"] for o in order)
-        board = recorded.get(tuple(sorted(key)), None) or next(
-            (v for k, v in recorded.items() if sorted(k) == sorted(key)), None)
+        key = tuple(sorted(o["n"] for o in order))
+        board = recorded.get(key)
         if board is None:
             held = next((v for k, v in recorded.items() if any(n in k for n in key)), None)
             if held is not None:
@@ -1012,10 +1016,9 @@ def loose_contests(events, overrides=None, notes=None):
                 continue
         first_press = logged.get(order[0]["n"])
         c_number = board.get("c") if board else first_press.get("c") if first_press else mine.get("c")
-        mine = dict(mine, c=c_number, order=order)
-        c = Contest(0, (0, c_number), board, mine, dict(settings))
-        c.presses = [logged[o["n"]] for o in order if o["n"] in logged]
-        out.append(c)
+        contest = Contest(0, (0, c_number), board, dict(mine, c=c_number, order=order), c.settings)
+        contest.presses = [logged[o["n"]] for o in order if o["n"] in logged]
+        out.append(contest)
     if out:
         notes.append("before the first game start in the log, %d contests were re-judged from "
                      "a game started at its first press; an answer to a throw made before the "
