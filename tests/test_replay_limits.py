@@ -2,6 +2,7 @@
 a traceback; absurd counts and times are refused at once; memory does not grow with a
 session's length."""
 
+import copy
 import json
 import os
 import random
@@ -45,10 +46,16 @@ HOSTILE = [None, "x", "", -1, 0, 5, 2 ** 31, 10 ** 15, 10 ** 100, 1.5, 1e308, Tr
            "MAIN", "THROW", "UP", 1000000000, [[[[[[[[]]]]]]]], {"tie_us": "x"}]
 
 
+def _hostile(rng):
+    """One of ``HOSTILE``, a copy: a list or dict put into a record may be changed there
+    later, and the shared one must not be (once it came to hold itself)."""
+    return copy.deepcopy(rng.choice(HOSTILE))
+
+
 def _nudge(value, rng):
     """A value near ``value`` or of another type, or a hostile one."""
     if rng.random() < 0.5:
-        return rng.choice(HOSTILE)
+        return _hostile(rng)
     if type(value) is int:
         return rng.choice([value + 1, value - 1, -value, value * 1000, str(value), None])
     if isinstance(value, str):
@@ -58,7 +65,7 @@ def _nudge(value, rng):
         return rng.choice([value[::-1], value + value, value[:1], [None], "list"])
     if isinstance(value, dict):
         return rng.choice([{}, dict(value, x=1), list(value), "settings"])
-    return rng.choice(HOSTILE)
+    return _hostile(rng)
 
 
 def _mutate_value(obj, rng, depth=0):
