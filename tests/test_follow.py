@@ -394,3 +394,18 @@ def test_a_record_with_values_no_board_writes_is_counted_not_a_crash():
     for record in bad:
         assert f.take(record) is None          # the types are right: the schema lets them by
     assert f.unread == 3 and f.events == 6 and f.board.where == before
+
+
+def test_games_are_counted_from_the_hello():
+    """``games``: the games started since the board's hello, so that a game's number (a
+    replay's report numbers each game's contests and end by it) is read from the stream."""
+    hello = {"ev": "hello", "t": 0, "fw": "0.1.0", "stream": 5, "mode": "dodgeball", "capture": "sim",
+             "boxes": 4, "settings": {}, "can_save": False}
+    start = {"ev": "start", "t": 2, "mode": "dodgeball", "players": [1, 2]}
+    f = fo.Follower()
+    for record in (hello, {"ev": "mode", "t": 1, "mode": "dodgeball"}, start,
+                   {"ev": "lobby", "t": 3, "game": "dodgeball"}):
+        assert f.take(record) is None
+    assert f.games == 1 and f.phase == "lobby"
+    assert f.take(dict(start, t=4)) is None and f.games == 2 and f.phase == "play"
+    assert f.take(dict(hello, t=5)) is None and f.games == 0      # a restart: a new session

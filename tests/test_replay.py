@@ -395,3 +395,24 @@ def test_a_log_picked_up_mid_session_says_so_once_and_replays_identical(tmp_path
 
 def _stream_lines(name):
     return simulate(sys.executable, ROOT / "tests" / "scripts" / (name + ".jsonl")).stdout.splitlines()
+
+
+def test_a_log_picked_up_mid_game_is_rejudged_only_until_the_board_leaves_the_game():
+    """A monitor log may begin with the main button already held: its long press takes
+    the board to a lobby the replay, which never saw the button go down, cannot reach.
+    The game's contests before it are re-judged; the lobby's joining presses after it are
+    not taken for contests."""
+    import replaylogs
+    script = [{"t": 0, "cmd": "join 1"}, {"t": 0, "cmd": "join 2"}, {"t": 1000, "cmd": "start"},
+              {"t": 50_000, "p": 0, "b": "MAIN", "e": "down"},
+              {"t": 100_000, "p": 1, "b": "THROW"}, {"t": 100_400, "p": 2, "b": "DODGE"},
+              {"t": 1_500_000, "p": 0, "b": "MAIN", "e": "up"},
+              {"t": 2_000_000, "p": 1, "b": "PASS"}, {"t": 3_000_000, "p": 2, "b": "CATCH"},
+              {"t": 4_000_000, "p": 3, "b": "THROW"}]
+    events = replaylogs.play(script)
+    kinds = [e["ev"] for e in events]
+    assert kinds.count("lobby") == 2 and kinds.count("join") == 5 and kinds.count("verdict") == 1
+    mid = events[next(i for i, e in enumerate(events) if e["ev"] == "press"):]
+    report = rp.rejudge(mid)
+    assert report.identical and not report.differing_count, [c.replayed for c in report.contests]
+    assert [c.number for c in report.contests] == [(0, 1)] and report.contests[0].same

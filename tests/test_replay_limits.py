@@ -2,6 +2,7 @@
 a traceback; absurd counts and times are refused at once; memory does not grow with a
 session's length."""
 
+import copy
 import json
 import os
 import random
@@ -45,10 +46,16 @@ HOSTILE = [None, "x", "", -1, 0, 5, 2 ** 31, 10 ** 15, 10 ** 100, 1.5, 1e308, Tr
            "MAIN", "THROW", "UP", 1000000000, [[[[[[[[]]]]]]]], {"tie_us": "x"}]
 
 
+def _hostile(rng):
+    """One of ``HOSTILE``, a copy: a list or dict put into a record may be changed there
+    later, and the shared one must not be (once it came to hold itself)."""
+    return copy.deepcopy(rng.choice(HOSTILE))
+
+
 def _nudge(value, rng):
     """A value near ``value`` or of another type, or a hostile one."""
     if rng.random() < 0.5:
-        return rng.choice(HOSTILE)
+        return _hostile(rng)
     if type(value) is int:
         return rng.choice([value + 1, value - 1, -value, value * 1000, str(value), None])
     if isinstance(value, str):
@@ -58,7 +65,7 @@ def _nudge(value, rng):
         return rng.choice([value[::-1], value + value, value[:1], [None], "list"])
     if isinstance(value, dict):
         return rng.choice([{}, dict(value, x=1), list(value), "settings"])
-    return rng.choice(HOSTILE)
+    return _hostile(rng)
 
 
 def _mutate_value(obj, rng, depth=0):
@@ -422,3 +429,51 @@ def test_a_deathball_winner_is_reported_without_asking(worked, tmp_path):
     assert run.returncode == 0, run.stdout
     assert "session 1 game 1, Deathball (refereed): Player 3 (cyan) wins the game! (the board and the " \
            "replay agree)" in run.stdout
+
+
+def test_the_replay_runs_the_core_itself_by_the_drivers_loop(worked, monkeypatch):
+    """No core of its own: each session is the firmware's ``Core``, run by the driver's
+    ``run_virtual`` on a board whose matrix is never drawn on."""
+    from courtside.core import Core
+    ran = []
+    real = driver.run_virtual
+
+    def spy(core, board):
+        ran.append((type(core), board))
+        return real(core, board)
+
+    monkeypatch.setattr(driver, "run_virtual", spy)
+    report = rp.rejudge([event(line) for line in (worked["deathball_game"] + worked["dodgeball_round"])
+                         .splitlines()])
+    assert report.identical and report.session_count == 2
+    assert [kind for kind, _ in ran] == [Core, Core]
+    assert all(board.frame == bytearray(192) for _, board in ran)
+
+
+def test_a_layer_that_takes_events_is_handed_records_not_lines():
+    """``driver.apply``: a layer with ``take_event`` (a replay's board) gets each event as
+    it is; any other gets its line."""
+    from courtside.effects import EVENT
+
+    class Taker:
+        def __init__(self):
+            self.taken = []
+
+        def take_event(self, kind, t, fields):
+            self.taken.append((kind, t, fields))
+
+        def write_line(self, text):
+            raise AssertionError(text)
+
+    class Writer:
+        def __init__(self):
+            self.lines = []
+            self.write_line = self.lines.append
+
+    taker, writer = Taker(), Writer()
+    start = {"mode": "dodgeball", "players": [1, 2]}
+    for hw in (taker, writer):
+        assert driver.apply([(EVENT, "join", 5, {"p": 2}), (EVENT, "start", 9, start)], hw) == 0
+    assert taker.taken == [("join", 5, {"p": 2}), ("start", 9, start)]
+    assert writer.lines == ['{"ev":"join","t":5,"p":2}',
+                            '{"ev":"start","t":9,"mode":"dodgeball","players":[1,2]}']

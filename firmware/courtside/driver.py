@@ -98,9 +98,14 @@ def _apply(effect, hw):
 
 def _write(effect, hw):
     """An event line: as bytes to a board (``bytes_out``: no new str on the way), as text
-    to the laptop's boards."""
-    encode = events.encode if getattr(hw, "bytes_out", False) else events.line
-    hw.write_line(encode(effect[1], effect[2], effect[3]))
+    to the laptop's boards; a layer that reads events, not lines (``take_event``: a
+    replay's board), is handed the event itself."""
+    if getattr(hw, "bytes_out", False):
+        return hw.write_line(events.encode(effect[1], effect[2], effect[3]))
+    take = getattr(hw, "take_event", None)
+    if take is not None:
+        return take(effect[1], effect[2], effect[3])
+    return hw.write_line(events.line(effect[1], effect[2], effect[3]))
 
 
 def one_pass(core, hw, lines):

@@ -12,6 +12,7 @@ board is a ``courtside.deathball.track.Shown`` (its players 0 to 3, as the firmw
     f.phase      # "lobby"; Dodge Ball "play"; the die "die"; the referee "initiative",
                  # "setup", "play", "over"
     f.players    # in the lobby, those joined; in a game, those playing
+    f.games      # games started since the hello (a game's number, while it is played)
     f.turn       # Deathball: the player to set up or to move, else None
     f.waiting    # what the board waits for: "players to join", "P3 to move", ...
     f.busy       # Deathball: what the matrix shows while presses are refused, or None
@@ -65,6 +66,7 @@ class Follower:
         self.events = 0          # events fed
         self.unread = 0          # of them, records with values no board writes (see feed)
         self.command = None      # the first word of the last command line, as a list
+        self.games = 0           # games started since the hello
         self._enter(None)
 
     def _enter(self, mode):
@@ -167,6 +169,7 @@ class Follower:
         self.can_save = ev.get("can_save")
         self.capture = ev.get("capture")
         self.boxes = ev.get("boxes")
+        self.games = 0
         self.settings = dict(config.DEFAULTS)
         if isinstance(ev.get("settings"), dict):
             self.settings.update(ev["settings"])
@@ -193,6 +196,7 @@ class Follower:
             self.players.sort()
 
     def _start(self, ev):
+        self.games += 1
         self.mode = ev["mode"]
         self.players = list(ev["players"])
         self._game()

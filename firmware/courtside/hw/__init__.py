@@ -22,6 +22,8 @@ Interface (duck-typed):
     read_line()          one command line from the laptop, or None
     write_line(text)     one event line to the laptop (bytes where the layer says
                          bytes_out, else str)
+    take_event(kind, t, fields)   optional, instead of write_line: the event itself, not
+                         its line (a replay's board reads events, not text)
     save_settings(d)     write the settings to flash; returns why not, or None
     random_bytes(n)      n bytes from the hardware random source (the Pico's)
     main_held()          True while the main-unit button is held (safe mode at boot)

@@ -14,10 +14,15 @@ and are taken from the log instead:
 
 With the recorded settings the replayed stream must equal the log, event for event
 (times aside: a board's passes come a little late, the replay's exactly on time). With
-other settings (``overrides``) the contests whose verdict would differ are listed. Each
-contest keeps the settings it was judged with (``Contest.settings``), and each game its
-outcome on the board and in the replay (``Outcome``: a Deathball winner, or how many
-contests a Dodge Ball game had).
+other settings (``overrides``) the contests whose verdict would differ are listed.
+
+The core runs as it is, on a board nobody watches (``_Board``): nothing is drawn, lit or
+sounded, and the driver hands it each event as a record, not as text. What the report
+says of contests and games is read from the stream by the laptop's one follower
+(``courtside_follow.follower``), one following the board's stream as the log is read and
+one the replay's as the core writes it: each contest is the verdict each side's follower
+took, with the presses it had open and the settings in force (``Contest``), and each
+game its end on either side (``Outcome``: a Deathball winner, or none).
 
 A session is replayed as it is read: the log is read a little ahead of the core (the
 inputs of the next ``AHEAD_US`` of play, at most ``AHEAD_MAX`` events), each replayed
@@ -49,13 +54,14 @@ import gc
 import heapq
 from collections import deque
 
+from courtside import driver
 from courtside import settings as config
-from courtside.effects import EVENT, SAVE
+from courtside.core import Core
 from courtside.events import STREAM
 from courtside.fair import Fair, seeded
 from courtside.pins import ARROWS, BUTTONS, Pins
 from courtside_follow import schema
-from courtside_follow.follower import HOLD_STREAM, Follower
+from courtside_follow.follower import Follower
 from courtside_follow.schema import INPUTS as _INPUTS
 from courtside_follow.schema import (
     MAX_BOXES,
@@ -65,6 +71,7 @@ from courtside_follow.schema import (
 )
 from courtside_follow.schema import lone_surrogate as _lone_surrogate
 from courtside_follow.schema import shown as _shown
+from courtside_sim.board import SimBoard
 
 JUDGING = ("tie_us", "contest_ms", "answer_ms")
 NOT_COMPARED = ("overflow", "unsent")   # what the board's link, not its core, says
@@ -147,6 +154,11 @@ class RecordedDraws(Fair):
 
 
 class Contest:
+    """One contest as the followers of the two streams read it: the board's verdict and
+    the replay's (each as its follower keeps it, its ``tie`` records in ``ties``), the
+    settings in force when it was judged (the board's, where the board judged it) and the
+    presses the board's follower had open for it (those withdrawn taken out)."""
+
     def __init__(self, session, number, recorded, replayed, settings=None):
         self.session = session     # 0: before the log's first session (re-judged on its own)
         self.number = number       # (game, contest)
@@ -168,7 +180,8 @@ class Outcome:
         self.session = session
         self.game = game
         self.mode = mode
-        self.recorded = recorded   # the board's winner event, or None (unfinished, Dodge Ball)
+        self.recorded = recorded   # the board's end as its follower says it (a winner record),
+                                   # or None (unfinished, Dodge Ball)
         self.replayed = replayed
 
     @property
@@ -431,17 +444,12 @@ def _players_ok(start):
     return isinstance(players, list) and all(type(p) is int and 1 <= p <= MAX_BOXES for p in players)
 
 
-class _Side:
-    """One side of the comparison (the board's or the replay's): its games as they come,
-    and the settings in force as the one follower of the stream reads them."""
-
-    def __init__(self):
-        self.game = 0
-        self.follow = Follower()
-
-    @property
-    def now(self):
-        return self.follow.settings
+# What the report reads from a follower (settings, games and their ends, contests and
+# verdicts) comes from these kinds alone: the rest (a Deathball board's moves, what the
+# board waits for) is not fed to it, which would cost a replay about a twentieth of its
+# speed for nothing it reports.
+_FOLLOWED = frozenset(("hello", "settings", "mode", "lobby", "start", "press", "withdrawn",
+                       "verdict", "tie", "winner"))
 
 
 class _Run:
@@ -472,11 +480,10 @@ class _Run:
         self.coming = deque()           # (t, comparable): the replay's not yet read from the log
         self.index = 0                  # comparable events matched so far
         self.releases = {}              # (t, p, b): board's count minus the replay's
-        self.sides = (_Side(), _Side())
-        self.verdicts = ({}, {})        # (game, c) -> verdict, per side, until both are there
-        self.settings_of = {}           # (game, c) -> the settings it was judged with
-        self.presses = {}               # (game, c) -> the board's press events
-        self.ends = {}                  # game -> [mode, board's winner, replay's winner]
+        self.follow = (Follower(), Follower())   # the board's stream and the replay's, followed
+        self.verdicts = ({}, {})        # (game, c) -> (verdict, settings, presses), per side,
+                                        # until both sides have judged it
+        self.ends = {}                  # game -> [mode, board's end, replay's end]
         self.seen = start is None       # the replay's events count from its hello (or start)
         self.rng = RecordedDraws(more=self._more)
         self.unrecorded_at_end = None   # how many draws had no answer when the log stopped
@@ -547,7 +554,8 @@ class _Run:
             self._save_answer(ev)
         if self.keep:
             self.session.recorded.append(ev)
-        self._judged(0, ev)
+        if kind in _FOLLOWED:
+            self._judged(0, ev)
         if not self.compare:
             return
         if kind == "release":
@@ -632,10 +640,11 @@ class _Run:
         self.session.events += 1
         if self.keep:
             self.session.replayed.append(ev)
-        self._judged(1, ev)
+        kind = ev["ev"]
+        if kind in _FOLLOWED:
+            self._judged(1, ev)
         if not self.compare:
             return
-        kind = ev["ev"]
         if kind == "release":
             self._release((ev["t"], ev["p"], ev["b"]), -1)
         elif kind in ("hold", "pending", "cursor") and self.no_hold:
@@ -683,49 +692,58 @@ class _Run:
             self.session.stops = self.read_t
         beyond[ev["ev"]] = beyond.get(ev["ev"], 0) + 1
 
-    # contests and games, as both sides judge them -------------------------------------------
+    # contests and games, as the follower of each side's stream reads them -----------------
 
     def _judged(self, side, ev):
+        """Feed ``ev`` (of a kind in ``_FOLLOWED``) to the follower of its side (the board's
+        stream or the replay's), and hand on what the follower then says was judged: a
+        contest's verdict, with the presses it had open and the settings in force; a
+        game's end."""
         kind = ev["ev"]
-        me = self.sides[side]
-        if kind in _SETTING:
-            me.follow.feed(ev)
-        elif kind == "start":
-            me.game += 1
-            self.ends.setdefault(me.game, [ev.get("mode"), None, None])
-            self._close_games()
-        elif kind == "winner" and me.game in self.ends:
-            self.ends[me.game][1 + side] = ev
-        elif kind == "press" and side == 0:
-            key = (me.game, ev["c"])
-            self.presses.setdefault(key, []).append(ev)
-            if len(self.presses) > AHEAD_MAX:
-                del self.presses[next(iter(self.presses))]
-        elif kind == "verdict":
-            # Judged again with other settings the contests fall otherwise and their numbers
-            # with them: a contest is then the one that starts with the same press.
-            key = (me.game, min(p["n"] for p in ev["order"])) if self.what_if else (me.game, ev["c"])
-            if side == 0 or key not in self.settings_of:
-                self.settings_of[key] = dict(me.now)
-            mine, theirs = self.verdicts[side], self.verdicts[1 - side]
-            if key in theirs:
-                pair = (ev, theirs.pop(key)) if side == 0 else (theirs.pop(key), ev)
-                self._contest(key, *pair)
-            else:
-                mine[key] = ev
-                if len(mine) > AHEAD_MAX:           # never judged on the other side
-                    old = next(iter(mine))
-                    self._contest(old, *((mine.pop(old), None) if side == 0 else (None, mine.pop(old))))
+        follow = self.follow[side]
+        if kind != "verdict":
+            follow.feed(ev)
+            if kind == "start":
+                self.ends.setdefault(follow.games, [follow.mode, None, None])
+                self._close_games()
+            elif kind == "winner" and follow.games in self.ends:
+                self.ends[follow.games][1 + side] = {"ev": "winner", "t": follow.t, "p": follow.winner,
+                                                     "together": follow.together}
+            return
+        open_ = follow.contest
+        presses = open_["presses"] if side == 0 and open_ is not None and open_["c"] == ev["c"] else []
+        follow.feed(ev)
+        verdict = follow.verdict
+        # Judged again with other settings the contests fall otherwise and their numbers
+        # with them: a contest is then the one that starts with the same press.
+        first = min(p["n"] for p in ev["order"]) if self.what_if else ev["c"]
+        key = (follow.games, first)
+        mine, theirs = self.verdicts[side], self.verdicts[1 - side]
+        if key in theirs and side == 1:         # (the board's settings head it: no copy)
+            self._contest(key, theirs.pop(key), (verdict, None, presses))
+            return
+        judged = (verdict, dict(follow.settings), presses)
+        if key in theirs:
+            self._contest(key, judged, theirs.pop(key))
+        else:
+            mine[key] = judged
+            if len(mine) > AHEAD_MAX:           # never judged on the other side
+                old = next(iter(mine))
+                self._contest(old, *((mine.pop(old), None) if side == 0 else (None, mine.pop(old))))
 
-    def _contest(self, key, recorded, replayed):
-        game = key[0]
-        number = (game, (recorded or replayed)["c"])      # the board's number where it has one
-        contest = Contest(self.session.number, number, recorded, replayed, self.settings_of.pop(key, None))
-        contest.presses = self.presses.pop((game, recorded["c"]), []) if recorded else []
+    def _contest(self, key, board, replay):
+        """A contest as the two sides judged it: each (verdict, settings, presses) or None.
+        It is headed with the board's settings where the board judged it."""
+        recorded, settings, presses = board or (None, None, [])
+        replayed = replay[0] if replay else None
+        number = (key[0], (recorded or replayed)["c"])      # the board's number where it has one
+        contest = Contest(self.session.number, number, recorded, replayed,
+                          settings if board else replay[1])
+        contest.presses = presses
         self.report._contest(contest, self.on_contest)
 
     def _close_games(self, everything=False):
-        done = min(self.sides[0].game, self.sides[1].game)
+        done = min(self.follow[0].games, self.follow[1].games)
         for game in sorted(self.ends):
             if game < done or everything:
                 mode, was, now = self.ends.pop(game)
@@ -736,12 +754,12 @@ class _Run:
     def go(self):
         session = self.session
         hello = session.hello
-        settings = dict(config.DEFAULTS)
-        if isinstance(hello.get("settings"), dict):
-            settings.update(hello["settings"])
-        elif self.start is not None:
-            pass                        # said with where it is picked up, below
-        else:
+        self._judged(0, hello)
+        follow = self.follow[0]
+        settings = follow.settings      # the hello's over the defaults, as the follower reads them
+        said = isinstance(hello.get("settings"), dict)
+        logged = hello["settings"] if said else {}
+        if not said and self.start is None:     # (picked up at a game start: said below)
             session.notes.append("stream %s logs no settings at start: the defaults are assumed"
                                  % _shown(hello.get("stream")))
         try:
@@ -750,18 +768,15 @@ class _Run:
             session.problem = "with the settings asked for: %s" % e
             return self.skip()
         self.pins = pins_for(hello.get("boxes", MAX_BOXES))
-        logged = hello.get("settings") if isinstance(hello.get("settings"), dict) else {}
         # settings the log's board did not have, as its hello says (a log picked up in the
         # middle of a session has no hello to say it: none assumed missing)
         self.unlogged = () if self.start is not None and not logged else \
             tuple(name for name in config.ADDED if name not in logged)
-        stream = hello.get("stream")
-        self.no_hold = type(stream) is int and stream < HOLD_STREAM
-        self._judged(0, hello)
+        self.no_hold = not follow.says_hold()
         if self.start is not None:      # bring the core to the game start, unseen
             start = self.start
             session.notes.append("replayed from its first game start, at %.3f s%s" % (
-                                     start["t"] / 1e6, "" if isinstance(hello.get("settings"), dict) else
+                                     start["t"] / 1e6, "" if said else
                                      ", with the default settings (the log shows none before it)"))
             for line in ["join %d" % p for p in start.get("players", ())] + ["start"]:
                 self._input(start["t"], "cmd", line, None)
@@ -834,54 +849,49 @@ def _stops(session):
            "compared" % (session.stops / 1e6, during, what, kinds)
 
 
-class _Unseen:
-    """What a replay asks of the core beyond the board's: nothing it shows is seen (a
-    replay has no matrix). The context says so (``ctx.seen``), so stages draw nothing and
-    their animations ask for no pass per picture; the box lights and buzzer are dark
-    (``_Dark``), so no blink or note asks for one either; a frame asked for is let go
-    without being scaled, capped and compared with the last; and a stage with a ``seen``
-    flag (the Deathball referee's blinking) is told nobody watches whenever no button is
-    being debounced or held: then the passes it would ask for only to blink cannot change
-    anything the core decides.
-    (While a button is, every pass counts: the debouncer ends its locks and finds stuck
-    buttons in the passes it gets, so a replay keeps the board's passes there.) And each
-    pass's events go to ``take`` as records (dicts, as a log's line reads), not through
-    their text and back; a save is answered by ``saver`` (the log's answer), and the
-    core's answer taken with the rest; the other effects, for a matrix, lights and buzzer
-    nobody has, are let go. Mixed into ``Core`` by ``_core_class``."""
+class _Board(SimBoard):
+    """The simulated board as a replay has it: nobody watches its matrix, box lights or
+    buzzer, and it takes the core's events as records, not lines.
 
-    take = None
-    saver = None
+    ``watch`` tells the core so through what it lends its stages (``Context.seen``: no
+    stage draws, and animations ask for no pass per picture; box lights and buzzer that
+    are dark, ``_Dark``, so no blink or note asks for one either), so no frame is asked
+    for. A stage with a ``seen`` flag of its own (the Deathball referee's blinking) is told
+    nobody watches whenever no button is being debounced or held (``_Watched``): then the
+    passes it would ask for only to blink cannot change anything the core decides. (While
+    a button is, every pass counts: the debouncer ends its locks and finds stuck buttons
+    in the passes it gets, so a replay keeps the board's passes there.) Each event goes to
+    ``take`` as a record (a dict, as a log's line reads), not through its text and back
+    (``take_event``, which the driver hands events to); a save is answered as the log
+    says (``script.save_settings``)."""
 
-    def step(self, now, ring=None, lines=(), unsent=0):
-        wait_ms = super().step(now, ring, lines, unsent)
-        effects = self.effects
-        if effects:
-            take = self.take
-            for effect in effects:
-                if effect[0] == EVENT:
-                    ev = {k: v if type(v) in _SCALARS else _plain(v) for k, v in effect[3].items()}
-                    ev["ev"] = effect[1]
-                    ev["t"] = effect[2]
-                    take(ev)
-                elif effect[0] == SAVE:
-                    effect[2](self.saver(effect[1]))     # its answer joins this loop
-            del effects[:]
-        return wait_ms
+    def __init__(self, pins, script, take):
+        super().__init__(pins, script=script)
+        self.take = take
+        self.core = None
+        self.stage = None           # the stage last told whether it is watched
 
-    def _frame(self):
-        self.ctx.frame = None
-
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        ctx = self.ctx
+    def watch(self, core):
+        ctx = core.ctx
         ctx.seen = False
         ctx.lights = ctx.tunes = _Dark()
+        self.core = core
 
-    def _start(self, stage):
-        if hasattr(stage, "seen"):
-            stage.seen = _Watched(self.debouncer)
-        super()._start(stage)
+    def take_event(self, kind, t, fields):
+        ev = {k: v if type(v) in _SCALARS else _plain(v) for k, v in fields.items()}
+        ev["ev"] = kind
+        ev["t"] = t
+        self.take(ev)
+
+    def save_settings(self, settings):
+        return self.script.save_settings(settings)
+
+    def service(self, now):
+        stage = self.core.stage
+        if stage is not self.stage:     # a stage started in this pass
+            self.stage = stage
+            if hasattr(stage, "seen"):
+                stage.seen = _Watched(self.core.debouncer)
 
 
 _SCALARS = (int, str, bool, type(None))
@@ -924,89 +934,80 @@ class _Watched:
         return self.debouncer.due_i >= 0     # a lock or timeout still running
 
 
-_CORE: list = []
-
-
-def _core_class():
-    if not _CORE:
-        from courtside.core import Core
-        _CORE.append(type("ReplayCore", (_Unseen, Core), {}))
-    return _CORE[0]
-
-
 def _run(pins, script, settings, rng, mode, take, can_save=False):
-    """The core on the simulated board over ``script``'s inputs, in virtual time, by the
-    driver's own loop (``driver.run_virtual``, as the headless simulator runs it), each
-    event it writes handed to ``take`` as a record. A save gets the answer the log gives
-    (``script.save_settings``)."""
-    from courtside import driver
-    from courtside_sim.board import SimBoard
-    board = SimBoard(pins, script=script)
-    core = _core_class()(pins, settings, rng, now=board.ticks_us(), levels=board.levels(),
-                         capture=board.capture.name, mode=mode, can_save=can_save)
-    core.take = take
-    core.saver = script.save_settings
+    """The core as it is on a replay's board (``_Board``) over ``script``'s inputs, in
+    virtual time, by the driver's own loop (``driver.run_virtual``, as the headless
+    simulator runs it), each event it writes handed to ``take`` as a record. A save gets
+    the answer the log gives (``script.save_settings``)."""
+    board = _Board(pins, script, take)
+    core = Core(pins, settings, rng, now=board.ticks_us(), levels=board.levels(),
+                capture=board.capture.name, mode=mode, can_save=can_save)
+    board.watch(core)
     driver.run_virtual(core, board)
     return core
-
-
-_SETTING = ("hello", "settings")    # the events that say the settings in force
-
-
-def _settings_of(events):
-    """The settings in force after ``events``, as the follower reads them."""
-    follow = Follower()
-    for ev in events:
-        if ev.get("ev") in _SETTING:
-            follow.feed(ev)
-    return follow.settings
 
 
 def loose_contests(events, overrides=None, notes=None):
     """Re-judge the Dodge Ball presses of a log's part before any session or game start,
     through the core from a game started just before the first of them with the players
-    they come from; returns Contests (session 0). ``notes`` gets what cannot be judged.
-    ``events`` must be checked events (as ``damaged`` finds none wrong).
+    they come from, as far as the board's next lobby (the inputs after it are left out: no
+    contest is judged in a lobby, and a long press begun before the log, which the replay
+    cannot have, may be what took the board there);
+    returns Contests (session 0). ``notes`` gets what cannot be judged. ``events`` must
+    be checked events (as ``damaged`` finds none wrong).
 
     The board's press and contest numbers had run on before the log began, the replay's
-    start at 1: each replayed verdict is matched to the board's by its presses, in order."""
+    start at 1: each replayed verdict is matched to the board's by its presses, in order,
+    as the follower of each stream has them (``_Run``)."""
     notes = [] if notes is None else notes
-    presses = [e for e in events if e.get("ev") == "press"]
     if any(e.get("ev") in ("move", "setup", "turn") for e in events):
         notes.append("the log starts in the middle of a Deathball game: its moves cannot be "
                      "re-judged without the game's start")
-    if not presses:
+    first = next((i for i, e in enumerate(events) if e["ev"] == "press"), None)
+    if first is None:
         return []
-    first = events.index(presses[0])
-    settings = dict(_settings_of(events[:first]), **(overrides or {}))
+    board = Follower()              # the settings in force at the first press, as followed
+    for e in events[:first]:
+        board.feed(e)
     try:
-        settings = config.merged(config.DEFAULTS, settings)
+        settings = config.merged(config.DEFAULTS, dict(board.settings, **(overrides or {})))
     except ValueError as e:
         notes.append("the presses before the first game start were not re-judged: %s" % e)
         return []
-    players = sorted({e["p"] for e in presses})
+    end = first                     # the game's inputs: up to the board's next lobby, if any
+    while end < len(events) and board.phase != "lobby":
+        board.feed(events[end])
+        end += 1
+    events = events[first:end] + [e for e in events[end:] if e["ev"] not in _INPUTS and e["ev"] != "cmd"]
+    t = events[0]["t"]
+    players = sorted({e["p"] for e in events if e["ev"] == "press"})
     players += [b for b in (1, 2, 3, 4) if b not in players][:max(0, 2 - len(players))]
-    hello = {"ev": "hello", "t": presses[0]["t"], "mode": "dodgeball", "boxes": MAX_BOXES,
-             "settings": settings}
+    hello = {"ev": "hello", "t": t, "mode": "dodgeball", "boxes": MAX_BOXES, "settings": settings}
     # the game starts a millisecond before the first press (a pass takes edges before lines)
-    start = {"ev": "start", "t": max(0, presses[0]["t"] - 1000), "mode": "dodgeball", "players": players}
+    start = {"ev": "start", "t": max(0, t - 1000), "mode": "dodgeball", "players": players}
     report = Report(overrides or {}, keep=True)
-    session = Session(0, hello)
-    _Run(session, _Log(events[first:]), overrides or {}, report, None, start, compare=False).go()
-    board_n = [e["n"] for e in presses]
-    replay_n = [e["n"] for e in session.replayed if e.get("ev") == "press"]
-    to_board = dict(zip(replay_n, board_n))
-    logged = {e["n"]: e for e in presses}
-    recorded = {}
-    for v in events:
-        if v.get("ev") == "verdict":
-            recorded[tuple(o["n"] for o in v["order"])] = v
+    run = _Run(Session(0, hello), _Log(events), overrides or {}, report, None, start, compare=False)
+    run.go()
+    return _matched(report.contests, run.follow[0].contest, notes)
+
+
+def _matched(judged, still_open, notes):
+    """The loose contests (``judged``: each judged by one side alone) paired by their
+    presses: the replay's presses in order stand for the board's (``still_open``: the
+    board's contest the log stops in, if any)."""
+    boards = [c for c in judged if c.recorded is not None]
+    logged = [p for c in boards for p in c.presses] + (still_open["presses"] if still_open else [])
+    replays = [c for c in judged if c.replayed is not None]
+    to_board = dict(zip(sorted(o["n"] for c in replays for o in c.replayed["order"]),
+                        (p["n"] for p in logged)))
+    logged = {p["n"]: p for p in logged}
+    recorded = {tuple(sorted(o["n"] for o in c.recorded["order"])): c.recorded for c in boards}
     out = []
-    for mine in (e for e in session.replayed if e.get("ev") == "verdict"):
+    for c in replays:
+        mine = c.replayed
         order = [dict(o, n=to_board.get(o["n"], o["n"])) for o in mine["order"]]
-        key = tuple(o["n"] for o in order)
-        board = recorded.get(tuple(sorted(key)), None) or next(
-            (v for k, v in recorded.items() if sorted(k) == sorted(key)), None)
+        key = tuple(sorted(o["n"] for o in order))
+        board = recorded.get(key)
         if board is None:
             held = next((v for k, v in recorded.items() if any(n in k for n in key)), None)
             if held is not None:
@@ -1015,10 +1016,9 @@ def loose_contests(events, overrides=None, notes=None):
                 continue
         first_press = logged.get(order[0]["n"])
         c_number = board.get("c") if board else first_press.get("c") if first_press else mine.get("c")
-        mine = dict(mine, c=c_number, order=order)
-        c = Contest(0, (0, c_number), board, mine, dict(settings))
-        c.presses = [logged[o["n"]] for o in order if o["n"] in logged]
-        out.append(c)
+        contest = Contest(0, (0, c_number), board, dict(mine, c=c_number, order=order), c.settings)
+        contest.presses = [logged[o["n"]] for o in order if o["n"] in logged]
+        out.append(contest)
     if out:
         notes.append("before the first game start in the log, %d contests were re-judged from "
                      "a game started at its first press; an answer to a throw made before the "
