@@ -38,17 +38,17 @@ def report(what):
     print("@@", what, used)
 
 from courtside import driver
-from courtside import pins as pin_map
+from courtside.run import load_pins
 from courtside.core import Core
 from courtside.fair import Fair, seeded
 from courtside_sim.board import SimBoard
 from courtside_sim.script import Script
-from courtside.start import pack_heap
+from courtside.run import pack_heap
 
 if sys.argv[3] == "packed":
     pack_heap()             # as the firmware's start does
 
-pins = pin_map.load(sys.argv[1])
+pins = load_pins(sys.argv[1])
 path = sys.argv[2]
 board = SimBoard(pins, script=Script(lambda: open(path, "rb"), pins), out=lambda text: None)
 core = Core(pins, None, Fair(seeded(1)), now=board.ticks_us(), levels=board.levels())

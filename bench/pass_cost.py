@@ -27,7 +27,7 @@ MICROPYTHON = os.path.join(os.path.dirname(sys.executable), "micropython")
 PROBE = r"""
 import sys
 from courtside import driver, events
-from courtside import pins as pin_map
+from courtside.run import load_pins
 from courtside.core import Core
 from courtside.fair import Fair, seeded
 from courtside.ring import Ring
@@ -71,7 +71,7 @@ def passes_until(board, core, lines, t):
     return n
 
 work, k, root = sys.argv[1], int(sys.argv[2]), sys.argv[3]
-pins = pin_map.load(root + "/hardware/pinmap.json")
+pins = load_pins(root + "/hardware/pinmap.json")
 board = ProbeBoard(pins)
 core = Core(pins, None, Fair(seeded(1)), now=0, levels=board.level)
 lines = []

@@ -16,7 +16,8 @@ from hypothesis import strategies as st
 RUN = """
 import sys, binascii
 sys.path.insert(0, %(firmware)r)
-from courtside import events, pins as pin_map
+from courtside import events
+from courtside.run import load_pins
 from courtside.core import Core
 from courtside.fair import Fair, seeded
 from courtside.core import LINE_MAX
@@ -33,7 +34,7 @@ class Port:
         return 1
 
 
-pins = pin_map.load(%(pins)r)
+pins = load_pins(%(pins)r)
 core = Core(pins, None, Fair(seeded(1)), now=0, levels=pins.button_mask)
 core.step(0, None, [])
 del core.effects[:]

@@ -60,9 +60,9 @@ def test_a_script_out_of_order_past_the_limit_is_refused_the_same_on_both(tmp_pa
 
 ORDER = r"""
 import sys
-from courtside import pins as P
+from courtside.run import load_pins
 from courtside_sim.script import Script
-s = Script(lambda: open(sys.argv[-1], "rb"), P.load(sys.argv[-2]))
+s = Script(lambda: open(sys.argv[-1], "rb"), load_pins(sys.argv[-2]))
 n = total = 0
 while s.next_time() is not None:
     t, kind, a, b = s.take()
