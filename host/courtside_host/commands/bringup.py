@@ -75,18 +75,15 @@ def run(args) -> int:
 def _bring_up(port, code, said):
     """Run ``code`` on the board at ``port``, its output to ``said`` as it comes; returns the
     board's error output ("" when it finished without one). Ctrl-C is passed on to the
-    board, which goes dark and silent."""
-    from mpremote.transport import TransportError
+    board, which goes dark and silent. A board that stops answering is a BoardError
+    (``link.connect``)."""
     with link.connect(port) as board:
+        board.exec_raw_no_follow(code)
         try:
-            board.exec_raw_no_follow(code)
-            try:
-                _, error = board.follow(None, said.data)
-            except KeyboardInterrupt:
-                board.serial.write(b"\x03")
-                _, error = board.follow(5, said.data)
-        except TransportError as e:
-            raise link.BoardError("the board on %s stopped answering (%s)" % (port, e)) from None
+            _, error = board.follow(None, said.data)
+        except KeyboardInterrupt:
+            board.serial.write(b"\x03")
+            _, error = board.follow(5, said.data)
     return error.decode("utf-8", "replace").strip()
 
 
