@@ -296,3 +296,23 @@ def test_the_simulator_and_the_follower_stand_apart():
         assert not [t for t in targets if t.startswith("courtside_sim")], name
     for name, targets in imports_of(COMMON, "courtside_sim").items():
         assert not [t for t in targets if t.startswith("courtside_follow")], name
+
+
+def test_the_buttons_are_named_in_one_place():
+    """The four buttons' names, in Dodge Ball's and Deathball's words, are written in
+    ``courtside.pins`` alone; every other module takes them from there. ``arbiter.NAMES``
+    is the one copy left (its module is being worked on elsewhere): it must say the same."""
+    from courtside import arbiter, pins
+    names = set(pins.BUTTONS + pins.ARROWS)
+    assert len(names) == 8
+    written = {}
+    for folder in (FIRMWARE, COMMON, PACKAGE):
+        for path in sorted(folder.rglob("*.py")):
+            if "__pycache__" in path.parts:
+                continue
+            for node in ast.walk(ast.parse(path.read_text(), str(path))):
+                if isinstance(node, ast.Constant) and node.value in names:
+                    written.setdefault(path.relative_to(ROOT).as_posix(), set()).add(node.value)
+    assert written == {"firmware/courtside/pins.py": names,
+                       "firmware/courtside/arbiter.py": set(pins.BUTTONS)}
+    assert arbiter.NAMES == pins.BUTTONS
