@@ -84,6 +84,10 @@ def test_the_wheel_carries_the_firmware_tree_and_the_maps(installed):
     for name in ("courtside_sim/headless.py", "courtside_sim/live.py", "courtside_follow/follower.py"):
         assert (tree / "common" / name).read_bytes() == (ROOT / "common" / name).read_bytes(), name
     assert not (tree / "firmware" / "courtside_sim").exists() and not (tree / "common" / "courtside").exists()
+    # and each package of both, importable: none left out of the wheel's list
+    for folder in (ROOT / "firmware", ROOT / "common"):
+        for init in folder.rglob("__init__.py"):
+            assert (installed.site() / init.relative_to(folder)).is_file(), init
     maps = sorted(p.name for p in (tree / "hardware" / "variants").glob("*.json"))
     assert maps == sorted(p.name for p in (ROOT / "hardware" / "variants").glob("*.json")) and maps
     standard = (ROOT / "hardware" / "pinmap.json").read_bytes()
