@@ -75,7 +75,7 @@ fuzz: $(STAMP)
 	$(BIN)/python fuzz/run.py --seed $(FUZZ_SEED) --minutes $(FUZZ_MINUTES)
 
 lint: $(STAMP)
-	$(BIN)/ruff check firmware host tests bench fuzz
+	$(BIN)/ruff check firmware common host tests bench fuzz
 
 bench: $(STAMP)
 	$(BIN)/python bench/run_all.py

@@ -1,7 +1,7 @@
 """The firmware's share of power-on to ``hello``, counted in machine instructions.
 
 What a board does between MicroPython's own start and the ``hello`` line, as ``main.py``
-and ``courtside.start`` do it: load the modules (compiled to ``.mpy`` as deploy compiles
+and ``courtside.run`` do it: load the modules (compiled to ``.mpy`` as deploy compiles
 them), read the pin map (its checker loaded, used and dropped) and the settings, start the
 Pico layer with PIO capture (the PIO program assembled, the state machine's anchor to
 ``ticks_us`` found, the DMA ring and the matrix's buffers made), make the core and run
@@ -35,13 +35,18 @@ sys.path.insert(0, sys.argv[3])
 import board_standins
 board_standins.install()
 if step >= 1:
-    from courtside import start
+    try:
+        from courtside import run as start
+        load_pins = start.load_pins
+    except ImportError:         # a tree from before the drivers moved (courtside.start)
+        from courtside import start
+        load_pins = start.pin_map.load
     from courtside import driver
     from courtside.core import Core
     from courtside.fair import Fair
     from courtside.hw import pico
 if step >= 2:
-    pins = start.pin_map.load(sys.argv[2])
+    pins = load_pins(sys.argv[2])
     settings = start.config.load("no-settings.json")
 if step >= 3:
     hw = pico.Pico(pins, settings)

@@ -13,7 +13,7 @@ import os
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path[:0] = [os.path.join(ROOT, "firmware")]
+sys.path[:0] = [os.path.join(ROOT, "firmware"), os.path.join(ROOT, "common")]
 
 from courtside import display  # noqa: E402
 from courtside.deathball import view  # noqa: E402

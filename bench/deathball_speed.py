@@ -58,7 +58,7 @@ print(%(games)d, ticks_diff(ticks_ms(), t0) / 1000)
 HEAP = """
 import gc, sys, time
 sys.path.insert(0, %(firmware)r)
-from courtside import pins as pin_map
+from courtside.run import load_pins
 from courtside.clock import add
 from courtside.core import Core
 from courtside.fair import Fair, seeded
@@ -71,7 +71,7 @@ gc.collect()
 code = gc.mem_alloc() - base
 
 # The whole core, stepped as the board's loop steps it: presses are snapshots in the ring.
-pins = pin_map.load(%(pinmap)r)
+pins = load_pins(%(pinmap)r)
 ring = Ring(256)
 now = [0]
 core = Core(pins, None, Fair(seeded(%(seed)d)), now=0, levels=pins.button_mask, mode="referee")

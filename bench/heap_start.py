@@ -23,6 +23,7 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 FIRMWARE = os.path.join(ROOT, "firmware")
+COMMON = os.path.join(ROOT, "common")
 BIN = os.path.dirname(sys.executable)
 HEAP = "384k"
 
@@ -37,17 +38,17 @@ def report(what):
     print("@@", what, used)
 
 from courtside import driver
-from courtside import pins as pin_map
+from courtside.run import load_pins
 from courtside.core import Core
 from courtside.fair import Fair, seeded
 from courtside_sim.board import SimBoard
 from courtside_sim.script import Script
-from courtside.start import pack_heap
+from courtside.run import pack_heap
 
 if sys.argv[3] == "packed":
     pack_heap()             # as the firmware's start does
 
-pins = pin_map.load(sys.argv[1])
+pins = load_pins(sys.argv[1])
 path = sys.argv[2]
 board = SimBoard(pins, script=Script(lambda: open(path, "rb"), pins), out=lambda text: None)
 core = Core(pins, None, Fair(seeded(1)), now=board.ticks_us(), levels=board.levels())
@@ -66,8 +67,8 @@ report("after the game")
 
 
 def compile_tree(out):
-    for package in ("courtside", "courtside_sim"):
-        for folder, _, files in os.walk(os.path.join(FIRMWARE, package)):
+    for tree, package in ((FIRMWARE, "courtside"), (COMMON, "courtside_sim")):
+        for folder, _, files in os.walk(os.path.join(tree, package)):
             for name in files:
                 if not name.endswith(".py"):
                     continue
@@ -75,7 +76,7 @@ def compile_tree(out):
                 with open(src) as f:
                     if "@micropython.viper" in f.read():
                         continue   # the Pico's machine code: the simulator never loads it
-                rel = os.path.relpath(src, FIRMWARE)
+                rel = os.path.relpath(src, tree)
                 target = os.path.join(out, rel[:-3] + ".mpy")
                 os.makedirs(os.path.dirname(target), exist_ok=True)
                 subprocess.run([os.path.join(BIN, "mpy-cross"), "-s", rel, "-o", target, src],

@@ -27,7 +27,7 @@ MICROPYTHON = os.path.join(os.path.dirname(sys.executable), "micropython")
 PROBE = r"""
 import sys
 from courtside import driver, events
-from courtside import pins as pin_map
+from courtside.run import load_pins
 from courtside.core import Core
 from courtside.fair import Fair, seeded
 from courtside.ring import Ring
@@ -71,7 +71,7 @@ def passes_until(board, core, lines, t):
     return n
 
 work, k, root = sys.argv[1], int(sys.argv[2]), sys.argv[3]
-pins = pin_map.load(root + "/hardware/pinmap.json")
+pins = load_pins(root + "/hardware/pinmap.json")
 board = ProbeBoard(pins)
 core = Core(pins, None, Fair(seeded(1)), now=0, levels=board.level)
 lines = []
@@ -125,7 +125,9 @@ def instructions(firmware, work, k):
         with open(probe, "w") as f:
             f.write(PROBE)
         out = os.path.join(tmp, "callgrind.out")
-        env = dict(os.environ, MICROPYPATH=os.path.join(firmware, "firmware") + ":.frozen")
+        # an older tree has no common/: its firmware/ held both
+        code = [os.path.join(firmware, "firmware"), os.path.join(firmware, "common")]
+        env = dict(os.environ, MICROPYPATH=":".join(code) + ":.frozen")
         run = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=" + out,
                               MICROPYTHON, "-X", "heapsize=512k", probe, work, str(k), firmware],
                              capture_output=True, text=True, env=env, check=True)

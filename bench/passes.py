@@ -18,13 +18,14 @@ the game does; a pass is asked for only when something is due.
 import sys
 
 sys.path.insert(0, (__file__.rsplit("/", 1)[0] if "/" in __file__ else ".") + "/../firmware")
+sys.path.insert(0, (__file__.rsplit("/", 1)[0] if "/" in __file__ else ".") + "/../common")
 
 import time
 
-from courtside import pins as pin_map
 from courtside.core import Core
 from courtside.effects import EVENT, FRAME
 from courtside.fair import Fair, seeded
+from courtside.run import load_pins
 from courtside_sim.board import SimBoard
 from courtside_sim.script import Script
 
@@ -96,7 +97,7 @@ def held(pins):
 
 
 def main():
-    pins = pin_map.load(ROOT + "/hardware/pinmap.json")
+    pins = load_pins(ROOT + "/hardware/pinmap.json")
     print("main-loop passes (%s)" % sys.implementation.name)
     for name in SCRIPTS:
         passes, kinds = run(name, pins)

@@ -24,7 +24,8 @@ import tempfile
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path[:0] = [os.path.join(ROOT, "firmware"), os.path.join(ROOT, "host"), os.path.join(ROOT, "tests")]
+sys.path[:0] = [os.path.join(ROOT, "firmware"), os.path.join(ROOT, "common"), os.path.join(ROOT, "host"),
+                os.path.join(ROOT, "tests")]
 
 import replaylogs  # noqa: E402 - from tests/, on the path just set
 
@@ -92,7 +93,8 @@ def _replay(path, runs):
     ``path``: medians of ``runs``, the largest peak."""
     cpu, wall, peaks = [], [], []
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([os.path.join(ROOT, "host"),
-                                                       os.path.join(ROOT, "firmware")]))
+                                                       os.path.join(ROOT, "firmware"),
+                                                       os.path.join(ROOT, "common")]))
     for _ in range(runs):
         start = time.perf_counter()
         with open(os.devnull, "w") as sink:

@@ -27,7 +27,8 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
-sys.path[:0] = [os.path.join(ROOT, "tests"), os.path.join(ROOT, "host"), os.path.join(ROOT, "firmware")]
+sys.path[:0] = [os.path.join(ROOT, "tests"), os.path.join(ROOT, "host"), os.path.join(ROOT, "firmware"),
+                os.path.join(ROOT, "common")]
 
 SCRIPT = os.path.join(ROOT, "tests", "scripts", "dodgeball_round.jsonl")
 MEASURE = """
@@ -88,8 +89,8 @@ def elsewhere(exe):
         prog = os.path.join(where, "measure.py")
         with open(prog, "w") as f:
             f.write(MEASURE)
-        env = dict(os.environ, PYTHONPATH=os.path.join(ROOT, "firmware"),
-                   MICROPYPATH=os.path.join(ROOT, "firmware") + ":.frozen")
+        code = os.path.join(ROOT, "firmware") + ":" + os.path.join(ROOT, "common")
+        env = dict(os.environ, PYTHONPATH=code, MICROPYPATH=code + ":.frozen")
         out = subprocess.run([exe, prog, SCRIPT, where], capture_output=True, text=True, check=True,
                              env=env).stdout
     return json.loads(out)

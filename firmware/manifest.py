@@ -1,6 +1,7 @@
-# What a board gets: the courtside package, and nothing of the simulator (courtside_sim
-# stays on the laptop). Anyone who builds MicroPython can freeze it into the firmware
-# image, so its bytecode runs from flash and leaves the heap to the game:
+# What a board gets: the courtside package, and nothing of what runs on any Python
+# (common/: the simulated board, the follower), which never goes to a board. Anyone who
+# builds MicroPython can freeze it into the firmware image, so its bytecode runs from
+# flash and leaves the heap to the game:
 #
 #     cd micropython/ports/rp2
 #     make BOARD=RPI_PICO FROZEN_MANIFEST=/path/to/courtside/firmware/manifest.py

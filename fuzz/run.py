@@ -40,7 +40,7 @@ import traceback
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path[:0] = [str(ROOT / "firmware"), str(ROOT / "host"), str(ROOT / "tests")]
+sys.path[:0] = [str(ROOT / "firmware"), str(ROOT / "common"), str(ROOT / "host"), str(ROOT / "tests")]
 FOUND = ROOT / "fuzz" / "found"
 SHARES = {"port": 3, "fence": 2, "readers": 1, "scripts": 3, "replay": 2}
 
@@ -311,8 +311,8 @@ def scripts(surface, until):
     from courtside_host.vpico.runner import micropython_binary
     rng = surface.rng
     micropython = micropython_binary()
-    env = dict(os.environ, PYTHONPATH=str(ROOT / "firmware"),
-               MICROPYPATH=str(ROOT / "firmware") + ":.frozen")
+    code = "%s:%s" % (ROOT / "firmware", ROOT / "common")
+    env = dict(os.environ, PYTHONPATH=code, MICROPYPATH=code + ":.frozen")
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "s.jsonl"
         while time.monotonic() < until:

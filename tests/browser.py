@@ -55,7 +55,8 @@ class Web:
     """``courtside web`` as a user starts it (a subprocess), on a free port."""
 
     def __init__(self, *args):
-        env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT / "host"), str(ROOT / "firmware")]),
+        code = [str(ROOT / "host"), str(ROOT / "firmware"), str(ROOT / "common")]
+        env = dict(os.environ, PYTHONPATH=os.pathsep.join(code),
                    PYTHONUNBUFFERED="1")
         self.proc = subprocess.Popen([sys.executable, "-m", "courtside_host.cli", "web", "--http-port", "0",
                                       *args], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,

@@ -17,8 +17,11 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-FIRMWARE = ROOT / "firmware"
-sys.path.insert(0, str(FIRMWARE))
+FIRMWARE = ROOT / "firmware"      # what a board gets
+COMMON = ROOT / "common"          # what runs on any Python: courtside_sim, courtside_follow
+sys.path[:0] = [str(FIRMWARE), str(COMMON)]
+# Both folders, as PYTHONPATH or MICROPYPATH for a child interpreter
+PYPATH = "%s:%s" % (FIRMWARE, COMMON)
 
 
 from courtside_host.vpico.runner import VirtualPico, micropython_binary  # noqa: E402  (the tools' own lookup)
@@ -53,14 +56,14 @@ def micropython():
 @pytest.fixture
 def firmware_env():
     env = dict(os.environ)
-    env["MICROPYPATH"] = str(FIRMWARE) + ":.frozen"
+    env["MICROPYPATH"] = PYPATH + ":.frozen"
     return env
 
 
 def simulate(exe, *args, check=True, timeout=120, stdin=None):
     """Run the headless simulator (``courtside_sim.headless``) with ``args`` on ``exe``,
     CPython's or MicroPython's interpreter; returns the finished process."""
-    env = dict(os.environ, PYTHONPATH=str(FIRMWARE), MICROPYPATH=str(FIRMWARE) + ":.frozen")
+    env = dict(os.environ, PYTHONPATH=PYPATH, MICROPYPATH=PYPATH + ":.frozen")
     run = subprocess.run([exe, "-m", "courtside_sim.headless", *map(str, args)], capture_output=True,
                          text=True, timeout=timeout, check=False, env=env, input=stdin)
     if check:

@@ -16,12 +16,12 @@ inputs and of command answers (``cmd``, ``button``, ``release``, ``ok``, ``error
 """
 
 from courtside import clock, display, power
-from courtside import pins as pin_map
 from courtside import settings as config
 from courtside.core import Core
 from courtside.effects import EVENT, FRAME, LED, SAVE, TONE
 from courtside.fair import Fair, seeded
 from courtside.ring import Ring
+from courtside.run import load_pins
 
 
 def _here():
@@ -29,7 +29,7 @@ def _here():
     return path.rsplit("/", 1)[0]
 
 
-PINS = pin_map.load(_here() + "/../hardware/pinmap.json")
+PINS = load_pins(_here() + "/../hardware/pinmap.json")
 T0 = clock.wrap(123456)
 INPUT_KINDS = ("cmd", "button", "release", "ok", "error")
 PRESS_MS = 30            # a press is held this long, then the rig waits as long again

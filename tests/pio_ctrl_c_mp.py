@@ -1,4 +1,4 @@
-# Runs on the MicroPython unix port: the firmware's start path (courtside.start._run as on
+# Runs on the MicroPython unix port: the firmware's start path (courtside.run.play as on
 # a board) with the Pico layer and PIO capture on the board stand-ins (mp/board_standins.py),
 # the drain raising in the loop's wait 50 ms in. argv: the firmware folder, the tests/mp
 # folder, the pin map, what the drain raises ("KeyboardInterrupt" or "MemoryError").
@@ -15,8 +15,8 @@ GIVE_UP_MS = 10000              # the loop ran on after the exception: the firmw
 started = time.ticks_ms()
 
 
+from courtside import run  # noqa: E402
 from courtside import settings as config  # noqa: E402
-from courtside import start  # noqa: E402
 from courtside.hw import pico  # noqa: E402
 from courtside.pins import Pins  # noqa: E402
 
@@ -41,8 +41,7 @@ def failing_drain():
 
 
 hw._drain = failing_drain
-start.ON_BOARD = True
 pico.reset = lambda: print("reset")       # the stand-in board does not reset
-result = start._run(hw, pins, settings, None, hw.random_bytes)
-print("restart" if result == start.RESTART else "returned")
+result = run.play(hw, pins, settings, None, hw.random_bytes)
+print("restart" if result == run.RESTART else "returned")
 print(json.dumps({"capture": hw.capture.name, "raised": raised[0], "released": hw.capture._dma is None}))

@@ -18,7 +18,8 @@ WORKED = ("dodgeball_round", "deathball_game", "deathball_shrink")
 
 
 def _simulate(script_path):
-    env = dict(os.environ, PYTHONPATH=os.path.join(ROOT, "firmware"))
+    code = [os.path.join(ROOT, "firmware"), os.path.join(ROOT, "common")]
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(code))
     return subprocess.run([sys.executable, "-m", "courtside_sim.headless", script_path],
                           capture_output=True, text=True, check=True, env=env, timeout=300).stdout
 

@@ -9,9 +9,10 @@ from pathlib import Path
 
 import pytest
 from conftest import ROOT
-from courtside import bringup, pinmap, power, tones
+from courtside import pinmap, power, tones
 from courtside.clock import wrap
 from courtside.ring import Ring
+from courtside.run import bringup
 from courtside_sim.board import SimBoard
 from courtside_sim.script import Script
 
@@ -219,7 +220,8 @@ def test_runs_on_the_simulated_hardware_layer():
 MP_SCRIPT = """
 import json, sys
 import asyncio
-from courtside import bringup, pinmap
+from courtside import pinmap
+from courtside.run import bringup
 from courtside_sim.board import SimBoard
 import io
 from courtside_sim.script import Script
@@ -262,7 +264,9 @@ def test_laptop_command_runs_it_on_a_virtual_board(tmp_path):
     shutil.copytree(ROOT / "firmware" / "courtside", flash / "courtside",
                     ignore=shutil.ignore_patterns("__pycache__"))
     shutil.copy(ROOT / "hardware" / "variants" / "two_boxes.json", flash / "pinmap.json")
-    assert cmd_bringup.board_code(True, 0) == "import courtside.bringup as b; b.main(quick=True, buttons_s=0)"
+    code = cmd_bringup.board_code(True, 0)
+    assert "from courtside.run.bringup import main\n" in code and "main(quick=True, buttons_s=0)" in code
+    assert "from courtside_sim.start import bringup as main\n" in code     # the virtual Pico's board
     with VirtualPico(flash, run_main=False) as board:
         proc = subprocess.run([sys.executable, "-m", "courtside_host.cli", "bringup", "--port", board.port,
                                "--quick", "--buttons-seconds", "0"],

@@ -8,15 +8,18 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import FIRMWARE, ROOT, tool
+from conftest import COMMON, FIRMWARE, ROOT, tool
 
 BIN = Path(sys.executable).parent
 FIRMWARE_FILES = sorted(FIRMWARE.rglob("*.py"))
+# what runs on any Python, the unix port and the page's MicroPython included
+COMMON_FILES = sorted(COMMON.rglob("*.py"))
 SITE = Path(next(p for p in sys.path if p.endswith("site-packages")))
 
 
 
-@pytest.mark.parametrize("path", FIRMWARE_FILES, ids=[str(p.relative_to(FIRMWARE)) for p in FIRMWARE_FILES])
+@pytest.mark.parametrize("path", FIRMWARE_FILES + COMMON_FILES,
+                         ids=[str(p.relative_to(ROOT)) for p in FIRMWARE_FILES + COMMON_FILES])
 def test_compiles_with_mpy_cross(path, tmp_path):
     out = tmp_path / "out.mpy"
     # native code (viper) compiles only for an architecture: the RP2040's, as deploy does for a Pico
@@ -61,7 +64,8 @@ def test_host_type_checks(tmp_path):
 
 
 def test_ruff_is_clean():
-    run = subprocess.run([tool("ruff"), "check", "firmware", "host", "tests", "bench", "fuzz"], cwd=ROOT,
+    folders = ["firmware", "common", "host", "tests", "bench", "fuzz"]
+    run = subprocess.run([tool("ruff"), "check", *folders], cwd=ROOT,
                          capture_output=True, text=True, check=False)
     assert run.returncode == 0, run.stdout + run.stderr
 
@@ -77,3 +81,4 @@ def test_only_the_hardware_layer_imports_machine():
     assert offenders == []
     assert not re.search(r"^\s*(import|from)\s+courtside", (FIRMWARE / "boot.py").read_text(), re.M)
     assert not any(re.search(r"^\s*(import|from)\s+neopixel\b", p.read_text(), re.M) for p in FIRMWARE_FILES)
+    assert COMMON_FILES and not [p for p in COMMON_FILES if pattern.search(p.read_text())]

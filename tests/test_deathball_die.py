@@ -89,14 +89,14 @@ def test_the_tumble_slows_down(fast):
 
 
 def walk(roll, start, step_us=1000):
-    """Every (stage, face) the roll shows, sampling each millisecond: no sleeping."""
+    """Every (part, face) the roll shows, sampling each millisecond: no sleeping."""
     seen = []
     now = start
     while True:
-        stage, face, wait = roll.at(now)
-        if not seen or seen[-1] != (stage, face):
-            seen.append((stage, face))
-        if stage == "done":
+        part, face, wait = roll.at(now)
+        if not seen or seen[-1] != (part, face):
+            seen.append((part, face))
+        if part == "done":
             return seen, now
         assert wait > 0
         now = clock.add(now, step_us)
@@ -106,9 +106,9 @@ def test_roll_shows_tumble_then_face_then_arrow_across_the_tick_wrap():
     start = clock.MASK - 500000  # the tick counter wraps half a second into the roll
     roll = Roll(4, start, Fair(seeded(3)))
     seen, end = walk(roll, start)
-    stages = [s for s, _ in seen]
-    assert stages[-3:] == ["face", "arrow", "done"]
-    assert set(stages[:-3]) == {"tumble"} and len(stages) > 8
+    parts = [s for s, _ in seen]
+    assert parts[-3:] == ["face", "arrow", "done"]
+    assert set(parts[:-3]) == {"tumble"} and len(parts) > 8
     faces = [f for s, f in seen if s == "tumble"] + [4]
     assert all(a != b for a, b in zip(faces, faces[1:]))
     assert 2000 < clock.diff(end, start) // 1000 < 6000

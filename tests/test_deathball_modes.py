@@ -347,11 +347,11 @@ def test_the_deathballs_run_is_computed_one_step_a_pass():
 DIE_ENTRY = r"""
 import sys
 from courtside import driver
-from courtside import pins as pin_map
+from courtside.run import load_pins
 from courtside.core import Core
 from courtside.fair import Fair, seeded
 from courtside_sim.board import SimBoard
-pins = pin_map.load(sys.argv[1])
+pins = load_pins(sys.argv[1])
 board = SimBoard(pins, out=lambda text: None)
 core = Core(pins, None, Fair(seeded(1)), now=board.ticks_us(), levels=board.levels(), mode="die")
 shown = []

@@ -15,7 +15,7 @@ from courtside import core as core_module
 from courtside import driver
 from courtside.core import LINES_PER_PASS, Core
 from courtside.fair import Fair, seeded
-from courtside.pins import load
+from courtside.run import load_pins as load
 from quietboard import Quiet
 
 BURST = 2000

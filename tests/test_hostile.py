@@ -9,14 +9,15 @@ import subprocess
 import sys
 
 import pytest
-from conftest import FIRMWARE, ROOT, simulate
+from conftest import FIRMWARE, PYPATH, ROOT, simulate
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 RUN = """
 import sys, binascii
 sys.path.insert(0, %(firmware)r)
-from courtside import events, pins as pin_map
+from courtside import events
+from courtside.run import load_pins
 from courtside.core import Core
 from courtside.fair import Fair, seeded
 from courtside.core import LINE_MAX
@@ -33,7 +34,7 @@ class Port:
         return 1
 
 
-pins = pin_map.load(%(pins)r)
+pins = load_pins(%(pins)r)
 core = Core(pins, None, Fair(seeded(1)), now=0, levels=pins.button_mask)
 core.step(0, None, [])
 del core.effects[:]
@@ -257,7 +258,7 @@ def test_an_hour_of_play_runs_on_the_unix_port_in_a_small_heap(tmp_path, micropy
     assert script.stat().st_size > 600_000
     small = subprocess.run([micropython, "-X", "heapsize=160k", "-m", "courtside_sim.headless", str(script)],
                            capture_output=True, text=True, timeout=600, check=False,
-                           env=dict(__import__("os").environ, MICROPYPATH=str(FIRMWARE) + ":.frozen"))
+                           env=dict(__import__("os").environ, MICROPYPATH=PYPATH + ":.frozen"))
     assert small.returncode == 0, small.stdout[-1500:] + small.stderr[-1500:]
     assert small.stdout == simulate(sys.executable, script, timeout=600).stdout
     assert small.stdout.count('"ev":"verdict"') > 2000        # contests of 1.5 s, an hour long

@@ -17,12 +17,12 @@ from conftest import FIRMWARE, ROOT
 IDLE = """
 import gc, sys
 sys.path.insert(0, %(firmware)r)
-from courtside import pins as pin_map
+from courtside.run import load_pins
 from courtside.clock import add
 from courtside.core import Core
 from courtside.fair import Fair, seeded
 from courtside.ring import Ring
-pins = pin_map.load(%(pins)r)
+pins = load_pins(%(pins)r)
 ring = Ring(256)
 lines = []
 out = []
@@ -74,10 +74,10 @@ def test_idle_passes_keep_every_int_small_after_eighteen_minutes(monkeypatch):
     monkeypatch.setitem(sys.modules, "courtside.dodgeball", dodgeball)    # the core loads it at the start
     core = smallints.load("courtside.core", {"Timeline": clock.Timeline, "add": clock.add,
                                              "Debouncer": debounce.Debouncer, "Context": stage.Context})
-    from courtside import pins as pin_map
     from courtside.fair import Fair, seeded
     from courtside.ring import Ring
-    pins = pin_map.load(str(ROOT / "hardware" / "pinmap.json"))
+    from courtside.run import load_pins
+    pins = load_pins(str(ROOT / "hardware" / "pinmap.json"))
     now = clock.MASK - 5_000_000
     unit = core.Core(pins, None, Fair(seeded(1)), now=now, levels=pins.button_mask)
     ring = Ring(256)

@@ -78,8 +78,16 @@ def installed(tmp_path_factory):
 def test_the_wheel_carries_the_firmware_tree_and_the_maps(installed):
     tree = installed.site() / "courtside_host"
     for name in ("main.py", "boot.py", "manifest.py", "package.json", "courtside/__init__.py",
-                 "courtside/hw/pico.py", "courtside/deathball/engine.py", "courtside_sim/headless.py"):
+                 "courtside/hw/pico.py", "courtside/deathball/engine.py"):
         assert (tree / "firmware" / name).read_bytes() == (ROOT / "firmware" / name).read_bytes(), name
+    # what runs on any Python has a tree of its own, apart from what a board gets
+    for name in ("courtside_sim/headless.py", "courtside_sim/live.py", "courtside_follow/follower.py"):
+        assert (tree / "common" / name).read_bytes() == (ROOT / "common" / name).read_bytes(), name
+    assert not (tree / "firmware" / "courtside_sim").exists() and not (tree / "common" / "courtside").exists()
+    # and each package of both, importable: none left out of the wheel's list
+    for folder in (ROOT / "firmware", ROOT / "common"):
+        for init in folder.rglob("__init__.py"):
+            assert (installed.site() / init.relative_to(folder)).is_file(), init
     maps = sorted(p.name for p in (tree / "hardware" / "variants").glob("*.json"))
     assert maps == sorted(p.name for p in (ROOT / "hardware" / "variants").glob("*.json")) and maps
     standard = (ROOT / "hardware" / "pinmap.json").read_bytes()
@@ -109,12 +117,14 @@ def test_the_wheel_carries_the_web_page_and_serves_it_with_the_installed_firmwar
         bundle = json.loads(direct.open(url + "bundle.json", timeout=60).read())
         assert bundle["version"] == courtside.VERSION
         files = bundle["files"]
-        for name in ("courtside/core.py", "courtside_sim/board.py", "courtside_follow/page.py"):
-            assert files["lib/" + name] == (tree / "firmware" / name).read_text(), name
+        for folder, name in (("firmware", "courtside/core.py"), ("common", "courtside_sim/board.py"),
+                             ("common", "courtside_follow/page.py")):
+            assert files["lib/" + name] == (tree / folder / name).read_text(), name
         assert not [name for name in files if name.startswith("lib/courtside_host/")]   # laptop-only
         shipped = tree / "web" / "page" / "manifest.py"
         assert shipped.read_bytes() == (page / "manifest.py").read_bytes()
-        named = manifest.read(shipped, {"FIRMWARE": tree / "firmware", "HOST": installed.site()})
+        named = manifest.read(shipped, {"FIRMWARE": tree / "firmware", "COMMON": tree / "common",
+                                        "HOST": installed.site()})
         assert set(files) == {"lib/" + name for _, name, _ in named} | {"hardware/pinmap.json"}
         assert "lib/courtside_follow/__init__.py" in files and len(named) > 20
         assert files["hardware/pinmap.json"] == (tree / "hardware" / "pinmap.json").read_text()

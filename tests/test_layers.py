@@ -8,11 +8,14 @@ The graph is built from the AST, so a module is never run to be checked; ``vpico
 holds the virtual Pico's board-side scripts, run by the MicroPython unix port, not modules
 of this package.
 
-And the packages by where they run: what goes to a board (``courtside``) and what runs on
-any Python (``courtside_sim``, ``courtside_follow``) never import the laptop-only package;
-the board's package never imports the follower, and of it only the drivers (``start``,
-``bringup``) start the simulated board. (Not held here yet: ``courtside.pins`` and
-``courtside.pinmap`` import each other.)"""
+And the packages by where they run, each in the folder that says so: ``firmware/`` holds
+what goes to a board (``courtside``), ``common/`` what runs on any Python and is never
+deployed (``courtside_sim``, ``courtside_follow``), ``host/`` what runs on the laptop alone.
+The board's package imports nothing that stays off a board (not the simulated board, not
+the follower, not the laptop's package), has no import cycle (``pins`` stands below
+``pinmap``), and keeps its drivers (``courtside.run``: the start-up, the bring-up) apart
+from the core, which never imports them; only ``main.py`` starts the simulated board, on
+the virtual Pico. What runs on any Python never imports the laptop-only package."""
 
 import ast
 from pathlib import Path
@@ -167,15 +170,22 @@ def test_a_cycle_and_a_library_importing_a_command_are_found():
     assert cycles({"a": {"b"}, "b": set()}) == []
 
 
-# The packages by where they run: ``courtside`` goes to a board (and runs everywhere);
-# ``courtside_sim`` and ``courtside_follow`` run on any Python (the laptop, the unix port,
-# the page) and never go to a board; ``courtside_host`` runs on the laptop alone.
+# The packages by where they run: ``firmware/`` holds what goes to a board (and runs
+# everywhere), ``common/`` what runs on any Python (the laptop, the unix port, the page)
+# and never goes to a board; ``courtside_host`` runs on the laptop alone.
 FIRMWARE = ROOT / "firmware"
+COMMON = ROOT / "common"
+BOARD = "courtside"
 ANY_PYTHON = ("courtside_sim", "courtside_follow")
-# The firmware's drivers: what starts the core on a board or a simulated one (they may
-# reach the simulated board, ``courtside_sim``); the rest of ``courtside`` is the core and
-# its hardware layer, which never do.
-DRIVERS = ("courtside.start", "courtside.bringup")
+OFF_BOARD = (*ANY_PYTHON, NAME)
+# The board's drivers, a subpackage apart from the core: the start-up (the package itself,
+# so a start loads no module more for it) and the bring-up.
+DRIVERS = BOARD + ".run"
+
+
+def packages_in(folder):
+    """The packages a folder holds (its subfolders with an ``__init__.py``)."""
+    return sorted(p.name for p in folder.iterdir() if (p / "__init__.py").is_file())
 
 
 def imports_of(root, package):
@@ -192,32 +202,117 @@ def imports_of(root, package):
                 targets.update(alias.name for alias in node.names)
             elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
                 targets.add(node.module)
+                targets.update(node.module + "." + alias.name for alias in node.names)
         found[name] = targets
     return found
 
 
+def board_graph():
+    """The board package's modules and the package's modules each imports, as for the
+    laptop's package (``imported``: every import form, inside functions too)."""
+    known = {}
+    for path in sorted((FIRMWARE / BOARD).rglob("*.py")):
+        if "__pycache__" in path.parts:
+            continue
+        parts = list(path.relative_to(FIRMWARE).with_suffix("").parts)
+        if parts[-1] == "__init__":
+            parts.pop()
+        known[".".join(parts)] = path
+    return {name: imported(path, name, known) for name, path in known.items()}
+
+
+def test_each_folder_holds_what_runs_where_it_says():
+    """``firmware/`` holds the one package a board gets, every module of it named by the
+    manifest deploy reads; ``common/`` holds the packages that run on any Python and
+    nothing else; none of them sits in the laptop's folder."""
+    from courtside_host.link import manifest
+    assert packages_in(FIRMWARE) == [BOARD]
+    sent = manifest.files(FIRMWARE)
+    package = sorted(p.relative_to(FIRMWARE).as_posix() for p in (FIRMWARE / BOARD).rglob("*.py"))
+    assert sent == package and len(sent) > 30
+    assert packages_in(COMMON) == sorted(ANY_PYTHON)
+    assert [p.name for p in COMMON.iterdir() if p.suffix == ".py"] == []
+    assert not [p for p in PACKAGE.iterdir() if p.name in (BOARD, *ANY_PYTHON)]
+
+
 def test_code_that_runs_anywhere_never_reaches_the_laptop_only_package():
-    for package in ("courtside",) + ANY_PYTHON:
-        for name, targets in imports_of(FIRMWARE, package).items():
+    for root, package in ((FIRMWARE, BOARD), *((COMMON, p) for p in ANY_PYTHON)):
+        modules = imports_of(root, package)
+        assert modules, package
+        for name, targets in modules.items():
             assert not [t for t in targets if t.split(".")[0] == NAME], name
 
 
-def test_what_goes_to_a_board_reaches_no_laptop_package_and_only_its_drivers_the_simulator():
-    """The board's package never imports the follower (the laptop's reading of the stream);
-    of it only the drivers start the simulated board, never the core or the hardware layer."""
-    modules = imports_of(FIRMWARE, "courtside")
-    assert len(modules) > 30 and set(DRIVERS) <= set(modules)
-    for name, targets in modules.items():
-        tops = {t.split(".")[0] for t in targets}
-        assert "courtside_follow" not in tops, name
-        if name not in DRIVERS:
-            assert "courtside_sim" not in tops, name
+def test_the_board_package_reaches_nothing_that_stays_off_a_board():
+    """Not the simulated board, not the follower, not the laptop's package: nowhere in it,
+    its drivers included, not even inside a function."""
+    modules = imports_of(FIRMWARE, BOARD)
+    assert len(modules) > 30 and DRIVERS in modules
+    wrong = {name: sorted(t for t in targets if t.split(".")[0] in OFF_BOARD)
+             for name, targets in modules.items()}
+    assert {name: found for name, found in wrong.items() if found} == {}
+
+
+def test_the_board_package_has_no_import_cycle():
+    """``pins`` (the runtime view, the buttons' names) stands below ``pinmap`` (the checker),
+    never both ways; and no other two modules of the board's package import each other."""
+    edges = board_graph()
+    assert BOARD + ".pins" in edges[BOARD + ".pinmap"]
+    assert BOARD + ".pinmap" not in edges[BOARD + ".pins"]
+    assert edges[BOARD + ".pins"] == set()                    # a leaf: the core's names come from it
+    assert cycles(edges) == []
+
+
+def test_the_drivers_stand_apart_from_the_core():
+    """The drivers (``courtside.run``: the start-up and the bring-up) are a subpackage of
+    their own; nothing of the core or the hardware layer imports them, and none sits among
+    the core's modules."""
+    edges = board_graph()
+    drivers = sorted(n for n in edges if n == DRIVERS or n.startswith(DRIVERS + "."))
+    assert drivers == [DRIVERS, DRIVERS + ".bringup"]
+    reaching = {name: sorted(t for t in targets if t in drivers)
+                for name, targets in edges.items() if name not in drivers}
+    assert {name: found for name, found in reaching.items() if found} == {}
+    assert BOARD + ".start" not in edges and BOARD + ".bringup" not in edges
+    assert BOARD + ".driver" in edges[DRIVERS]              # the loop they drive the core with
+
+
+def test_only_main_starts_the_simulated_board_and_only_off_a_pico():
+    """``main.py`` starts the board's start-up, and the simulated board's only where the
+    platform is not a Pico's (the virtual Pico, whose image holds it)."""
+    tree = ast.parse((FIRMWARE / "main.py").read_text())
+    froms = [n for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)]
+    assert ("courtside", "run") in [(n.module, a.name) for n in froms for a in n.names]
+    simulated = [n for n in froms if n.module.split(".")[0] in ANY_PYTHON]
+    assert len(simulated) == 1 and simulated[0].module == "courtside_sim.start"
+    guards = [n for n in ast.walk(tree) if isinstance(n, ast.If) and simulated[0] in n.body]
+    assert len(guards) == 1 and ast.unparse(guards[0].test) == "sys.platform != 'rp2'"
 
 
 def test_the_simulator_and_the_follower_stand_apart():
     """The follower reads a stream from anywhere: it never needs the simulated board; the
     simulated board writes a stream and never needs its reader."""
-    for name, targets in imports_of(FIRMWARE, "courtside_follow").items():
+    for name, targets in imports_of(COMMON, "courtside_follow").items():
         assert not [t for t in targets if t.startswith("courtside_sim")], name
-    for name, targets in imports_of(FIRMWARE, "courtside_sim").items():
+    for name, targets in imports_of(COMMON, "courtside_sim").items():
         assert not [t for t in targets if t.startswith("courtside_follow")], name
+
+
+def test_the_buttons_are_named_in_one_place():
+    """The four buttons' names, in Dodge Ball's and Deathball's words, are written in
+    ``courtside.pins`` alone; every other module takes them from there. ``arbiter.NAMES``
+    is the one copy left (its module is being worked on elsewhere): it must say the same."""
+    from courtside import arbiter, pins
+    names = set(pins.BUTTONS + pins.ARROWS)
+    assert len(names) == 8
+    written = {}
+    for folder in (FIRMWARE, COMMON, PACKAGE):
+        for path in sorted(folder.rglob("*.py")):
+            if "__pycache__" in path.parts:
+                continue
+            for node in ast.walk(ast.parse(path.read_text(), str(path))):
+                if isinstance(node, ast.Constant) and node.value in names:
+                    written.setdefault(path.relative_to(ROOT).as_posix(), set()).add(node.value)
+    assert written == {"firmware/courtside/pins.py": names,
+                       "firmware/courtside/arbiter.py": set(pins.BUTTONS)}
+    assert arbiter.NAMES == pins.BUTTONS

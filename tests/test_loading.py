@@ -9,11 +9,11 @@ from conftest import ROOT
 PASSES = r"""
 import sys
 from courtside import driver
-from courtside import pins as pin_map
+from courtside.run import load_pins
 from courtside.core import Core
 from courtside.fair import Fair, seeded
 from courtside_sim.board import SimBoard
-pins = pin_map.load(sys.argv[1])
+pins = load_pins(sys.argv[1])
 board = SimBoard(pins, out=lambda text: None)
 core = Core(pins, None, Fair(seeded(1)), now=board.ticks_us(), levels=board.levels(), mode=sys.argv[2])
 before = set(sys.modules)

@@ -14,7 +14,7 @@ import sys
 
 import pytest
 from conftest import ROOT
-from courtside import start
+from courtside import run
 from courtside.pins import Pins
 from courtside.settings import DEFAULTS
 
@@ -59,9 +59,8 @@ def pio_pico(pico_layer, monkeypatch):
 
 
 def run_firmware(hw, settings, monkeypatch):
-    """The board's start-up path from the core on: ``courtside.start._run`` as on a Pico."""
-    monkeypatch.setattr(start, "ON_BOARD", True)
-    return start._run(hw, hw.pins, settings, None, hw.random_bytes)
+    """The board's start-up path from the core on: ``courtside.run.play`` as on a Pico."""
+    return run.play(hw, hw.pins, settings, None, hw.random_bytes)
 
 
 def test_pio_capture_runs_no_timer(pio_pico):
@@ -85,7 +84,7 @@ def test_any_other_exception_restarts_the_board(pio_pico, monkeypatch, capsys):
     rig, hw, settings, raise_at, record = pio_pico
     raise_at(MemoryError("drain"), at_us=30_000)
     # anything but Ctrl-C is a fault: said, the board released, then reset to start again
-    assert run_firmware(hw, settings, monkeypatch) == start.RESTART
+    assert run_firmware(hw, settings, monkeypatch) == run.RESTART
     assert record["released"] == 1 and hw.capture._dma is None     # the board was still released
     out = capsys.readouterr().out
     assert "Traceback" not in out and "MemoryError('drain')" in out and "starting again" in out

@@ -7,7 +7,7 @@ import subprocess
 import sys
 
 import pytest
-from conftest import FIRMWARE, ROOT, simulate
+from conftest import PYPATH, ROOT, simulate
 from courtside import display, events
 from courtside.deathball import notation, view
 from courtside_follow import face
@@ -143,7 +143,7 @@ def test_the_choices_are_data_a_web_page_can_share():
 
 def test_the_text_filter_reads_a_headless_stream():
     run = simulate(sys.executable, SCRIPTS / "deathball_game.jsonl")
-    env = {"PYTHONPATH": "%s:%s" % (FIRMWARE, ROOT / "host"), "PATH": ""}
+    env = {"PYTHONPATH": "%s:%s" % (PYPATH, ROOT / "host"), "PATH": ""}
     out = subprocess.run([sys.executable, "-m", "courtside_host.views.render", "--name", "3=Cy"],
                          input=run.stdout, capture_output=True, text=True, timeout=60, check=False, env=env)
     assert out.returncode == 0, out.stderr

@@ -16,7 +16,7 @@ import subprocess
 import sys
 
 import pytest
-from conftest import FIRMWARE, ROOT, simulate
+from conftest import PYPATH, ROOT, simulate
 from courtside_sim import script as sc
 
 HEAD = [{"t": 0, "cmd": "join 1"}, {"t": 0, "cmd": "join 2"}, {"t": 1000, "cmd": "start"}]
@@ -60,9 +60,9 @@ def test_a_script_out_of_order_past_the_limit_is_refused_the_same_on_both(tmp_pa
 
 ORDER = r"""
 import sys
-from courtside import pins as P
+from courtside.run import load_pins
 from courtside_sim.script import Script
-s = Script(lambda: open(sys.argv[-1], "rb"), P.load(sys.argv[-2]))
+s = Script(lambda: open(sys.argv[-1], "rb"), load_pins(sys.argv[-2]))
 n = total = 0
 while s.next_time() is not None:
     t, kind, a, b = s.take()
@@ -86,8 +86,8 @@ def test_a_script_out_of_order_at_the_limit_is_sorted_alike_on_both(tmp_path, mi
     program.write_text(ORDER)
     pins = str(ROOT / "hardware" / "pinmap.json")
     said = []
-    for exe, env in ((sys.executable, dict(os.environ, PYTHONPATH=str(FIRMWARE))),
-                     (micropython, dict(os.environ, MICROPYPATH=str(FIRMWARE) + ":.frozen"))):
+    for exe, env in ((sys.executable, dict(os.environ, PYTHONPATH=PYPATH)),
+                     (micropython, dict(os.environ, MICROPYPATH=PYPATH + ":.frozen"))):
         run = subprocess.run([exe, str(program), pins, str(path)], capture_output=True, text=True,
                              timeout=600, env=env, check=False)
         assert run.returncode == 0, run.stderr[-1000:]

@@ -1,8 +1,9 @@
 """Start-up on a board: safe mode, a bad pin map, bad settings, a broken Pico layer.
 
-``courtside.start`` picks the Pico hardware layer when it runs on a board
-(``sys.platform`` is ``rp2``). Here the tests say it is on one, and a stand-in for
-``courtside.hw.pico`` (this machine has no Pico) records what start-up asks of it."""
+``courtside.run`` starts the Pico hardware layer and nothing else; a stand-in for
+``courtside.hw.pico`` (this machine has no Pico) records what start-up asks of it. The
+virtual Pico's start-up (``courtside_sim.start``) passes the simulated board to the same
+start, which then restarts after a fault in the same process instead of a reset."""
 
 import json
 import sys
@@ -10,7 +11,7 @@ import types
 
 import pytest
 from conftest import ROOT
-from courtside import start
+from courtside import run as start
 from quietboard import Quiet
 
 PINMAP = str(ROOT / "hardware" / "pinmap.json")
@@ -33,7 +34,6 @@ def board(monkeypatch):
     monkeypatch.setitem(sys.modules, "courtside.hw.pico", fake)
     import courtside.hw
     monkeypatch.setattr(courtside.hw, "pico", fake, raising=False)
-    monkeypatch.setattr(start, "ON_BOARD", True)
     return fake
 
 
@@ -76,9 +76,8 @@ def test_bad_settings_are_reported_and_the_defaults_used(board, tmp_path, capsys
 def test_on_a_board_a_broken_pico_layer_is_an_error_not_a_simulator(board, monkeypatch, tmp_path,
                                                                    capsys):
     """A half-deployed or incompatible board says why and leaves the REPL free; it never
-    falls back to the simulated board, which would wait for commands on the USB port."""
-    import courtside_sim.live
-    monkeypatch.setattr(courtside_sim.live, "LiveBoard", lambda *a, **k: pytest.fail("simulator"))
+    falls back to the simulated board, which would wait for commands on the USB port (the
+    board's start cannot reach it: tests/test_layers.py)."""
     monkeypatch.setitem(sys.modules, "courtside.hw.pico", None)   # the import fails
     monkeypatch.delattr("courtside.hw.pico", raising=False)
     assert start.main(PINMAP, str(tmp_path / "settings.json")) is None
@@ -159,3 +158,33 @@ def test_ctrl_c_in_the_loop_stops_it_and_leaves_the_repl(board, tmp_path, capsys
     core = start.main(PINMAP, str(tmp_path / "settings.json"))
     assert core is not None and board.calls[-1] == ("release",)
     assert ("reset",) not in board.calls and "the REPL is free" in capsys.readouterr().out
+
+
+def test_the_virtual_picos_start_is_the_same_start_with_its_own_board(tmp_path, monkeypatch):
+    """``courtside_sim.start`` builds the simulated board and hands it to the board's own
+    start-up: the same pin map and settings read, and after a fault a fresh start in the
+    same process, never a reset of the machine."""
+    import os
+
+    from courtside_sim import start as sim_start
+    from courtside_sim.live import LiveBoard
+    saved = tmp_path / "settings.json"
+    saved.write_text(json.dumps({"tie_us": 700}))
+    hw, rng_source, loop, reset = sim_start.live_board(start.load_pins(PINMAP), {}, str(saved))
+    assert isinstance(hw, LiveBoard) and rng_source is os.urandom and reset is None
+    assert loop is sim_start._live
+    made, runs, build = [], [], sim_start.live_board
+
+    def live_board(pins, settings, settings_path):
+        made.append((settings["tie_us"], settings_path))
+        built = build(pins, settings, settings_path)
+
+        def loop(core, hw):
+            runs.append(core.settings["tie_us"])
+            if len(runs) == 1:
+                raise MemoryError("a fault")     # the first start fails, the second is stopped
+            raise KeyboardInterrupt
+        return built[0], built[1], loop, built[3]
+    monkeypatch.setattr(sim_start, "live_board", live_board)
+    core = sim_start.main(PINMAP, str(saved))
+    assert core is not None and runs == [700, 700] and made == [(700, str(saved))] * 2

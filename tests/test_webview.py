@@ -5,7 +5,7 @@ import json
 import subprocess
 import sys
 
-from conftest import FIRMWARE, ROOT, simulate
+from conftest import PYPATH, ROOT, simulate
 from courtside_follow import page as webview
 from courtside_host.views import render
 
@@ -34,7 +34,7 @@ def views(exe, stream, tmp_path):
     path.write_text(stream)
     script = tmp_path / "drive.py"
     script.write_text(DRIVER)
-    env = {"PYTHONPATH": str(FIRMWARE), "MICROPYPATH": "%s:.frozen" % FIRMWARE}     # no laptop package
+    env = {"PYTHONPATH": PYPATH, "MICROPYPATH": "%s:.frozen" % PYPATH}     # no laptop package
     run = subprocess.run([exe, str(script), str(path)], capture_output=True, text=True, timeout=120,
                          env=env, check=False)
     assert run.returncode == 0, run.stderr[-2000:]

@@ -1,8 +1,10 @@
 """Courtside: a tabletop companion for Dodge Ball and Deathball on a Raspberry Pi Pico.
 
-The package is the firmware. Everything here except ``courtside.hw.pico`` is plain Python
-that runs unchanged on MicroPython and on CPython, so the laptop's simulator, replay tool
-and tests use exactly the code the board runs.
+The package is the firmware: what goes to a board, all of it. Everything here except the
+hardware layer (``courtside.hw``) is plain Python that runs unchanged on MicroPython and on
+CPython, so the laptop's simulator, replay tool and tests use exactly the code the board
+runs. The drivers that start it on a board are ``courtside.run``; nothing here imports the
+simulated board or the follower (``common/``), which never go to a board.
 """
 
 try:

@@ -1,18 +1,20 @@
-"""The pin map as the firmware uses it: GPIO numbers by role, for a map already checked.
+"""The pin map as the firmware uses it: GPIO numbers by role, for a map already checked;
+and the buttons' names, defined here once.
 
-The checking lives in ``courtside.pinmap`` (shared with the laptop tools). On the board
-``load`` runs that check once and then lets the checker go, so the rules' text and code
-do not sit in the heap for the whole game.
+The checking lives in ``courtside.pinmap`` (shared with the laptop tools), which builds on
+this module and never the other way round. A board loads its map file with
+``courtside.run.load_pins``, which runs that check once and then lets the checker go, so
+the rules' text and code do not sit in the heap for the whole game.
 
-    pins = load("pinmap.json")          # PinMapError (from courtside.pinmap) on a bad map
+    pins = Pins(data)                   # data: a map already checked
     pins.button_gpio[4 * box + k]      # k: 0 THROW/UP, 1 DODGE/DOWN, 2 CATCH/LEFT, 3 PASS/RIGHT
     pins.button_gpio[pins.main_id]     # the main-unit button, id 4 * boxes
 """
 
-import sys
-
+# A box's four buttons, in pin-map order (k = 0..3): their names in Dodge Ball, and the
+# same four as Deathball's arrows. Every other name for a button is taken from these.
 BUTTONS = ("THROW", "DODGE", "CATCH", "PASS")
-ARROWS = ("UP", "DOWN", "LEFT", "RIGHT")  # the same four buttons in Deathball
+ARROWS = ("UP", "DOWN", "LEFT", "RIGHT")
 
 
 def button_gpio(data):
@@ -63,21 +65,3 @@ class Pins:
             return "main button"
         return "box %d %s" % (bid // 4 + 1, BUTTONS[bid % 4])
 
-
-def load(path):
-    """Read and check a pin map file; then drop the checker from memory unless someone
-    else imported it first (the laptop tools keep it)."""
-    kept = [name for name in ("pinmap", "jsoncheck") if "courtside." + name in sys.modules]
-    from courtside import pinmap
-    checked = pinmap.load(path)
-    pins = Pins(checked.data)
-    del pinmap, checked
-    import courtside
-    for name in ("pinmap", "jsoncheck"):
-        if name not in kept:
-            sys.modules.pop("courtside." + name, None)
-            if hasattr(courtside, name):
-                delattr(courtside, name)
-    import gc
-    gc.collect()
-    return pins

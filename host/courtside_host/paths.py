@@ -1,20 +1,23 @@
-"""Where the laptop tools find the firmware, the simulator's board and the pin maps.
+"""Where the laptop tools find the firmware, the code that runs on any Python and the pin maps.
 
 Two layouts, one set of names. Installed (``pipx install courtside``, ``pip install``),
-the wheel carries a copy of the repository's ``firmware/`` and of the maps in
-``hardware/`` inside this package::
+the wheel carries a copy of the repository's ``firmware/`` and ``common/`` and of the maps
+in ``hardware/`` inside this package::
 
     courtside_host/firmware/    main.py, boot.py, manifest.py, package.json,
-                                courtside/ (what a board gets), courtside_sim/ (the
-                                simulated board: never deployed)
+                                courtside/ (what a board gets)
+    courtside_host/common/      courtside_sim/ (the simulated board) and courtside_follow/
+                                (the follower of the stream): any Python, never deployed
     courtside_host/hardware/    pinmap.json, variants/*.json
 
 In a source checkout (``make test``, an editable install) the same names point at the
-repository's own ``firmware/`` and ``hardware/``, so a change there is what ``courtside``
-deploys, simulates and checks. Nothing else in the laptop tools works out a path to them.
+repository's own ``firmware/``, ``common/`` and ``hardware/``, so a change there is what
+``courtside`` deploys, simulates and checks. Nothing else in the laptop tools works out a
+path to them.
 
     from courtside_host import paths
     paths.FIRMWARE / "main.py"          # the firmware tree, as deploy sends it
+    paths.COMMON / "courtside_sim"      # the simulated board, for the unix port and the page
     paths.PINMAP                        # the default pin map
     paths.variants()                    # [.../variants/pico2.json, ...]
 """
@@ -30,13 +33,15 @@ _BASE = HERE if INSTALLED else HERE.parents[1]
 CHECKOUT = None if INSTALLED else _BASE      # the repository, when run from one
 
 FIRMWARE = _BASE / "firmware"
+COMMON = _BASE / "common"
 HARDWARE = _BASE / "hardware"
 PINMAP = HARDWARE / "pinmap.json"
 
-# The folder that holds ``courtside_sim`` (and ``courtside``): what the MicroPython unix
-# port puts on its path to run the headless simulator, and what the virtual Pico holds
-# as its ROM (the simulated board's own code, never part of its flash).
-SIMULATOR = FIRMWARE
+# What the MicroPython unix port puts on its path (MICROPYPATH) to run the headless
+# simulator: the board's package and the simulated board. The virtual Pico holds
+# ``COMMON`` alone as its ROM (the simulated board's own code, never part of its flash):
+# its ``courtside`` comes from the flash, as deployed.
+UNIX_PATH = os.pathsep.join([str(FIRMWARE), str(COMMON)])
 
 
 def variants():

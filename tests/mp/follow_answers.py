@@ -7,6 +7,7 @@ import json
 import sys
 
 sys.path.insert(0, sys.argv[1])
+sys.path.insert(0, sys.argv[1] + "/../common")
 
 from courtside_follow.follower import Follower
 

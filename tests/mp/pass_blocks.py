@@ -19,13 +19,13 @@ from blocks import blocks
 board_standins.install()
 
 from courtside import driver  # noqa: E402
-from courtside import pins as pin_map  # noqa: E402
 from courtside.clock import add  # noqa: E402
 from courtside.core import Core  # noqa: E402
 from courtside.fair import Fair, seeded  # noqa: E402
 from courtside.hw.pico import Pico  # noqa: E402
+from courtside.run import load_pins  # noqa: E402
 
-pins = pin_map.load(sys.argv[2])
+pins = load_pins(sys.argv[2])
 hw = Pico(pins, {"capture": "irq"})
 ring = hw.ring
 lines = []

@@ -6,13 +6,14 @@
 import sys
 
 sys.path.insert(0, sys.argv[1])
+sys.path.insert(0, sys.argv[1] + "/../common")
 import binascii
 
 from courtside import events
-from courtside import pins as pin_map
+from courtside.run import load_pins
 from courtside_sim.script import ScriptError, _decode, parse_line
 
-pins = pin_map.load(sys.argv[1] + "/../hardware/pinmap.json")
+pins = load_pins(sys.argv[1] + "/../hardware/pinmap.json")
 with open(sys.argv[2]) as f:
     hexes = f.read().split()
 for number, h in enumerate(hexes, 1):

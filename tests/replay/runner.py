@@ -22,6 +22,7 @@ def main(argv):
     here = _here()
     sys.path.insert(0, here)
     sys.path.insert(0, here + "/../../firmware")
+    sys.path.insert(0, here + "/../../common")
     suite = __import__(argv[1])
     for path in argv[2:]:
         with open(path) as f:

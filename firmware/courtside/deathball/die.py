@@ -104,7 +104,7 @@ class Roll:
         self.start = now
         delays = tumble_delays(fast)
         self.faces = tumble_faces(face, len(delays), rng)
-        # Cumulative end time of each stage, in ms from the start.
+        # Cumulative end time of each part of the roll, in ms from the start.
         self.ends = []
         total = 0
         for ms in delays:
@@ -114,7 +114,8 @@ class Roll:
         self.arrow_end = self.face_end + (scaled(_ARROW_MS // 2 if fast else _ARROW_MS, pace) if arrow else 0)
 
     def at(self, now):
-        """(stage, face shown, ms until the picture changes); stage "done" at the end."""
+        """(part of the roll, face shown, ms until the picture changes): the part is "tumble",
+        "face", "arrow", then "done" at the end."""
         ms = clock.diff(now, self.start) // 1000
         ends = self.ends
         for i in range(len(ends)):

@@ -39,7 +39,7 @@ class DieMode(Stage):
         self.roll = None
         self.corner = False
         self.frame = bytearray(192)
-        self.last = None  # (stage, face) drawn last
+        self.last = None  # (part, face) drawn last
         self.drawn = 0    # 0: entered this pass; 1: the view loads in this one; 2: loaded
 
     def start(self, ctx):
@@ -65,13 +65,13 @@ class DieMode(Stage):
             return self._first(ctx)
         if self.roll is None:
             return None
-        stage, face, wait = self.roll.at(now)
+        part, face, wait = self.roll.at(now)
         if not ctx.seen:
-            return self._unseen(now, stage)
-        if stage != "done" and (stage, face) != self.last:
-            self.last = (stage, face)
-            self._picture(ctx, stage, face)
-        if stage == "done":
+            return self._unseen(now, part)
+        if part != "done" and (part, face) != self.last:
+            self.last = (part, face)
+            self._picture(ctx, part, face)
+        if part == "done":
             self.roll = None  # the arrow stays on the matrix until the next roll
             return None
         return wait
@@ -89,12 +89,12 @@ class DieMode(Stage):
         ctx.show(self.frame)
         return None
 
-    def _picture(self, ctx, stage, face):
+    def _picture(self, ctx, part, face):
         view = _view()
-        if stage == "tumble":
+        if part == "tumble":
             view.face(self.frame, face, (90, 90, 90))
             ctx.tone("tick")
-        elif stage == "face":
+        elif part == "face":
             view.face(self.frame, face, (160, 160, 160))
             ctx.tone("roll")
         elif self.corner:
@@ -103,9 +103,9 @@ class DieMode(Stage):
             view.wall_arrow(self.frame, face)
         ctx.show(self.frame)
 
-    def _unseen(self, now, stage):
+    def _unseen(self, now, part):
         """Nobody watches: no pass for each picture, one at the end of the roll."""
-        if stage == "done":
+        if part == "done":
             self.roll = None
             return None
         return self.roll.left(now, self.roll.arrow_end)

@@ -14,6 +14,8 @@ the starting edge. A heading is a step ``(dx, dy)`` with dy > 0 towards row 8 (n
 
 from micropython import const
 
+from courtside.pins import ARROWS as BUTTON_ARROWS
+
 SIZE = const(8)
 
 # Set-up: players stand on the four centre squares of the starting edge, c1 d1 e1 f1.
@@ -31,7 +33,7 @@ BALL_STEPS = const(6)
 # The four arrows in button order: UP, DOWN, LEFT, RIGHT = north, south, west, east.
 # On the matrix row 8 is at the top, so UP on a box moves a figure up the matrix.
 ARROWS = ((0, 1), (0, -1), (-1, 0), (1, 0))
-ARROW_NAMES = ("up", "down", "left", "right")
+ARROW_NAMES = tuple(name.lower() for name in BUTTON_ARROWS)   # as the stream and commands say them
 OPPOSITE = (1, 0, 3, 2)
 
 # Border rings: after the first death the red ring (6x6, b2-g7), after the second the

@@ -3,7 +3,8 @@
     courtside bringup [--port PORT] [--quick] [--buttons-seconds N]
 
 The board must carry the firmware (``courtside deploy``). The test itself runs on the
-board (``courtside.bringup``), started through mpremote's transport, opened as every
+board (``courtside.run.bringup``; on a virtual Pico, the simulated board's start of it,
+``courtside_sim.start.bringup``), started through mpremote's transport, opened as every
 command opens a board (``courtside_host.link.port.connect``); its lines appear here as it
 goes. Watch the matrix, the box LEDs and the buzzer, and press every button once when
 asked. Ctrl-C stops it and leaves the board dark and silent.
@@ -14,7 +15,7 @@ check failed or the test did not finish (the report says which).
 
 from __future__ import annotations
 
-from courtside.bringup import BUTTONS_S
+from courtside.run.bringup import BUTTONS_S
 
 from courtside_host import problem
 from courtside_host.link import port as link
@@ -27,9 +28,19 @@ def add_arguments(parser):
                         help="how long to wait for every button to be pressed (default %(default)s)")
 
 
+# A Pico runs its own bring-up; the virtual Pico, the one other board there is, holds the
+# simulated board as a board holds frozen modules, and starts the same bring-up on it.
+BOARD_CODE = ("import sys\n"
+              "if sys.platform == 'rp2':\n"
+              "    from courtside.run.bringup import main\n"
+              "else:\n"
+              "    from courtside_sim.start import bringup as main\n"
+              "main(quick=%s, buttons_s=%d)\n")
+
+
 def board_code(quick: bool, buttons_s: int) -> str:
-    """The line of Python the board runs."""
-    return "import courtside.bringup as b; b.main(quick=%s, buttons_s=%d)" % (bool(quick), buttons_s)
+    """The Python the board runs."""
+    return BOARD_CODE % (bool(quick), buttons_s)
 
 
 def outcome(lines):
@@ -64,18 +75,15 @@ def run(args) -> int:
 def _bring_up(port, code, said):
     """Run ``code`` on the board at ``port``, its output to ``said`` as it comes; returns the
     board's error output ("" when it finished without one). Ctrl-C is passed on to the
-    board, which goes dark and silent."""
-    from mpremote.transport import TransportError
+    board, which goes dark and silent. A board that stops answering is a BoardError
+    (``link.connect``)."""
     with link.connect(port) as board:
+        board.exec_raw_no_follow(code)
         try:
-            board.exec_raw_no_follow(code)
-            try:
-                _, error = board.follow(None, said.data)
-            except KeyboardInterrupt:
-                board.serial.write(b"\x03")
-                _, error = board.follow(5, said.data)
-        except TransportError as e:
-            raise link.BoardError("the board on %s stopped answering (%s)" % (port, e)) from None
+            _, error = board.follow(None, said.data)
+        except KeyboardInterrupt:
+            board.serial.write(b"\x03")
+            _, error = board.follow(5, said.data)
     return error.decode("utf-8", "replace").strip()
 
 

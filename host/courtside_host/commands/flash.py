@@ -4,7 +4,6 @@
     courtside flash RPI_PICO2-v1.24.1.uf2 --drive /media/me/RP2350 --port /dev/ttyACM0
 """
 
-import time
 from pathlib import Path
 
 from rich.console import Console
@@ -24,18 +23,12 @@ def add_arguments(parser):
 
 
 def board_version(port, wait):
-    """MicroPython's own words about itself, retried while the board finishes starting."""
-    end = time.monotonic() + wait
-    while True:
-        try:
-            with connect(port) as link:
-                return link.eval("__import__('sys').implementation.version[:3]"), \
-                    link.eval("getattr(__import__('os'), 'uname', lambda: None)() and "
-                              "__import__('os').uname().machine or __import__('sys').platform")
-        except BoardError:
-            if time.monotonic() >= end:
-                raise
-            time.sleep(0.3)
+    """MicroPython's own words about itself (its version, the machine), the board opened as
+    every command opens it, given ``wait`` seconds to finish starting."""
+    with connect(port, wait=wait) as link:
+        return link.eval("__import__('sys').implementation.version[:3]"), \
+            link.eval("getattr(__import__('os'), 'uname', lambda: None)() and "
+                      "__import__('os').uname().machine or __import__('sys').platform")
 
 
 def run(args):

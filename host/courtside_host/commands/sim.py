@@ -12,7 +12,6 @@ import sys
 
 from courtside_host import paths
 
-FIRMWARE = paths.SIMULATOR      # holds courtside_sim and courtside, for the unix port
 
 def add_arguments(p):
     p.add_argument("--script", help="JSON-lines script of timed inputs; prints the event stream")
@@ -90,7 +89,7 @@ def headless(args):
             from courtside_host.cli import UNIX_PORT_MISSING
             print(UNIX_PORT_MISSING % "sim --runtime micropython", file=sys.stderr)
             return 2
-        env = dict(os.environ, MICROPYPATH=str(FIRMWARE) + ":.frozen")
+        env = dict(os.environ, MICROPYPATH=paths.UNIX_PATH + ":.frozen")
         cmd = [binary, "-m", "courtside_sim.headless", *argv]
         if write is None:
             return subprocess.call(cmd, env=env)

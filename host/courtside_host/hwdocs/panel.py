@@ -20,8 +20,9 @@ from .svg import Svg
 PANEL_W, PANEL_H = 120, 80           # the lid of the BOM's 120 x 80 x 50 mm box
 PAGE_W, PAGE_H = 170, 160
 PANEL_X, PANEL_Y = 25, 24            # the panel's top left corner on the page
-# Hole centres, in mm from the panel's centre (x to the right, y down), seen from outside.
-CENTRES = {"THROW": (0, -20), "DODGE": (0, 20), "CATCH": (-32, 0), "PASS": (32, 0)}
+# Hole centres, in mm from the panel's centre (x to the right, y down), seen from outside:
+# each button where its Deathball arrow points (THROW up, DODGE down, CATCH left, PASS right).
+CENTRES = dict(zip(pinmap.BUTTONS, ((0, -20), (0, 20), (-32, 0), (32, 0))))
 LED_CENTRE = (45, -26)
 HOLES = {30: 30.0, 24: 24.0}         # button size -> hole diameter (snap-in buttons)
 COLLAR = {30: 33.0, 24: 27.0}        # button size -> diameter of the collar on the panel

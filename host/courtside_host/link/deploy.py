@@ -561,7 +561,7 @@ def deploy(port, *, firmware=FIRMWARE, pins=None, settings=None, compiler=None, 
     tree(firmware)          # bad input is refused before the board is touched
     pin_map(pins or PINMAP)
     # No soft reset on the way in: Ctrl-C stops the firmware, which leaves the board at its
-    # REPL with capture, matrix and watchdog off (courtside.start), as mpremote connects;
+    # REPL with capture, matrix and watchdog off (courtside.run), as mpremote connects;
     # the one reset is the one at the end, into the deployed firmware.
     with connect(port, soft_reset=False) as link:
         board = probe(link)

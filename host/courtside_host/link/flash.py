@@ -10,7 +10,7 @@ version.
     drive = find_drive()                       # or find_drive("/media/me/RPI-RP2")
     info = read_uf2("RPI_PICO-20241129-v1.24.1.uf2")
     copy(info, drive, on_bytes=print)
-    port = board.wait_for_port(None, timeout=20)
+    port = wait_for_port(None, timeout=20)      # courtside_host.link.port, as every command
 """
 
 import os

@@ -1,14 +1,19 @@
 """Finding the Pico and talking to it: serial ports, mpremote's transport, event lines.
 
 A Pico running MicroPython shows up as a USB serial port with Raspberry Pi's vendor id
-(0x2E8A). Everything on the board (files, code) goes through ``mpremote``'s own
-transport; the live event stream is read with pyserial on the same port, opened by
+(0x2E8A). Every command opens a board here: everything on the board (files, code) goes
+through ``mpremote``'s own transport, opened by ``connect`` (deploy, doctor, flash,
+bringup); the live event stream is read with pyserial on the same port, opened by
 ``open_stream`` for every command that reads it (monitor, web), a device or a pyserial URL
-(``socket://...``), with the same one ``BoardError`` when it cannot be.
+(``socket://...``). Whatever goes wrong, opening the board or talking to it, is the one
+``BoardError``, saying what to do.
 
     port = find_port(args.port)                 # raises BoardError with a readable message
+    port = wait_for_port(args.port, timeout=20)  # a board that is coming back (a flash, a reset)
     with connect(port) as link:                 # mpremote SerialTransport, in the raw REPL
         print(link.eval("1+1"))
+    with connect(port, wait=20) as link:        # the same, while the board finishes starting
+        ...
     ser = open_stream(port, timeout=0.05)       # pyserial, for the event lines
 """
 
@@ -78,9 +83,8 @@ def open_stream(port, timeout=0.05, write_timeout=None):
                          % (port, getattr(e, "strerror", None) or e)) from None
 
 
-@contextlib.contextmanager
-def connect(port, soft_reset=True):
-    """mpremote's serial transport on ``port``, in the raw REPL; left in the friendly REPL."""
+def _open(port, soft_reset):
+    """mpremote's serial transport on ``port``, in the raw REPL; BoardError if not."""
     from mpremote.transport import TransportError
     from mpremote.transport_serial import SerialTransport
     try:
@@ -88,19 +92,50 @@ def connect(port, soft_reset=True):
     except TransportError as e:
         raise BoardError("cannot open %s: %s (another program may have it open)" % (port, e)) from None
     try:
+        link.enter_raw_repl(soft_reset=soft_reset)
+    except TransportError as e:
+        _close(link)
+        raise BoardError("the board on %s does not answer its REPL (%s); press reset, or "
+                         "hold the main-unit button while plugging in for safe mode"
+                         % (port, e)) from None
+    return link
+
+
+def _close(link):
+    with contextlib.suppress(Exception):
+        if link.in_raw_repl:
+            link.exit_raw_repl()
+    with contextlib.suppress(Exception):
+        link.close()
+
+
+@contextlib.contextmanager
+def connect(port, soft_reset=True, wait=0.0, poll=0.3):
+    """mpremote's serial transport on ``port``, in the raw REPL; left in the friendly REPL.
+
+    ``wait``: seconds to keep trying while the board cannot be opened or does not answer
+    yet (it is still starting, after a flash or a reset). A board that stops answering
+    inside the ``with`` (mpremote's TransportError) is a BoardError too."""
+    from mpremote.transport import TransportError, TransportExecError
+    end = time.monotonic() + wait
+    while True:
         try:
-            link.enter_raw_repl(soft_reset=soft_reset)
-        except TransportError as e:
-            raise BoardError("the board on %s does not answer its REPL (%s); press reset, or "
-                             "hold the main-unit button while plugging in for safe mode"
-                             % (port, e)) from None
+            link = _open(port, soft_reset)
+            break
+        except BoardError:
+            if time.monotonic() >= end:
+                raise
+            time.sleep(poll)
+    try:
         yield link
+    except TransportExecError as e:
+        said = e.error_output.strip().splitlines()
+        raise BoardError("the board on %s refused what was asked of it: %s"
+                         % (port, said[-1] if said else "status %s" % e.status_code)) from None
+    except TransportError as e:
+        raise BoardError("the board on %s stopped answering (%s)" % (port, e)) from None
     finally:
-        with contextlib.suppress(Exception):
-            if link.in_raw_repl:
-                link.exit_raw_repl()
-        with contextlib.suppress(Exception):
-            link.close()
+        _close(link)
 
 
 def event(line):

@@ -56,7 +56,7 @@ def _wrapped(words, width):
 HELP = (
     "Keys",
     "  box 1: 1 2 3 4   box 2: q w e r   box 3: a s d f   box 4: z x c v",
-    "  = THROW DODGE CATCH PASS in Dodge Ball, UP DOWN LEFT RIGHT in Deathball",
+    "  = %s in Dodge Ball, %s in Deathball" % (" ".join(pinmap.BUTTONS), " ".join(pinmap.ARROWS)),
     "  arrow keys: the arrows of the box to move    PgUp/PgDn: scroll the log",
     "  Space: main button (start, ROLL)    m: long press (next mode, new game)",
     "  /: a command, Enter sends it (/name 1 Ann names a player)  ?: help  Esc: quit",

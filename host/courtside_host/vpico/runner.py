@@ -46,7 +46,7 @@ BOARD_SCRIPT = Path(__file__).with_name("pico") / "vpico_board.py"
 # The folder holding the simulated board's own code (courtside_sim), which the virtual
 # Pico loads before its flash is mounted, as a board holds frozen modules: never a file on
 # its flash, never part of a deploy.
-ROM = str(paths.SIMULATOR)
+ROM = str(paths.COMMON)
 RESET_RAW = 40          # exit codes of the board script (see pico/vpico_repl.py)
 RESET_FRIENDLY = 41
 OUT_MAX = 1 << 20       # output kept for a slow reader before the oldest is dropped

@@ -16,8 +16,8 @@ request head is read by h11 and the relay's WebSocket is spoken by the websocket
 
 The bundle holds every file the page's manifest (``page/manifest.py``, MicroPython's
 format, read by the reader deploy uses) names, as ``lib/NAME``: the firmware tree's
-``courtside``, ``courtside_sim`` and ``courtside_follow`` packages (the page's view is
-``courtside_follow.page``); and the pin map as
+``courtside`` package, and ``courtside_sim`` and ``courtside_follow`` from the code that runs
+on any Python (``common/``; the page's view is ``courtside_follow.page``); and the pin map as
 ``hardware/pinmap.json`` (checked with the board's own rules, as deploy checks it); its
 ``version`` and ``stream`` are the tree's own
 (``courtside.VERSION`` and ``STREAM`` for the installed one). It is built once, when the
@@ -183,16 +183,18 @@ SECURITY_HEADERS = (("Content-Security-Policy", CSP), ("X-Frame-Options", "DENY"
 def bundle(firmware=None, pins=None, manifest=None):
     """The Python the page runs and the pin map, as the ``/bundle.json`` object: every file
     ``manifest`` (the page's, ``MANIFEST``) names, as ``lib/NAME``, with ``$(FIRMWARE)`` the
-    firmware tree and ``$(HOST)`` the folder holding this package."""
+    firmware tree, ``$(COMMON)`` the folder of what runs on any Python and ``$(HOST)`` the
+    folder holding this package."""
     from courtside_host.link import deploy
     from courtside_host.link import manifest as manifests
     firmware = Path(firmware or paths.FIRMWARE)
     pins = Path(pins or paths.PINMAP)
     try:
-        named = manifests.read(manifest or MANIFEST, {"FIRMWARE": firmware, "HOST": HERE.parents[1]})
+        named = manifests.read(manifest or MANIFEST, {"FIRMWARE": firmware, "COMMON": paths.COMMON,
+                                                       "HOST": HERE.parents[1]})
     except manifests.ManifestError as e:
         hint = (": --firmware takes a folder like the installed one (main.py, boot.py, manifest.py, "
-                "courtside/, courtside_sim/, courtside_follow/)" if str(firmware) in str(e) else "")
+                "courtside/)" if str(firmware) in str(e) else "")
         raise BundleError(str(e) + hint) from None
     files = {"lib/" + name: _text(source) for source, name, _ in named}
     if "lib/courtside/__init__.py" not in files:

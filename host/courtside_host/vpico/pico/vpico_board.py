@@ -40,14 +40,16 @@ import vpico_vfs
 _start = sys.argv[2] if len(sys.argv) > 2 else "power"
 # The simulated board (courtside_sim) is loaded before the flash is mounted, as a board
 # holds frozen modules: importable, but no file on the flash. It takes the courtside
-# modules it needs only when the firmware, from the flash, builds a board.
+# modules it needs only when the firmware, from the flash, builds a board (main.py starts
+# courtside_sim.start off a Pico).
 _rom = os.getenv("VPICO_ROM")
 if _rom:
     sys.path.insert(0, _rom)
     import courtside_sim.board
     import courtside_sim.console
     import courtside_sim.live
-    import courtside_sim.script  # noqa: F401
+    import courtside_sim.script
+    import courtside_sim.start  # noqa: F401
     sys.path.pop(0)
 vpico_gate.install({"sys": vpico_sys, "os": vpico_os, "vfs": vpico_vfs, "machine": vpico_machine},
                    globals(), vpico_guard)

@@ -31,14 +31,14 @@ def measure(script_text, runs=5, idle_steps=5000, path="timing.jsonl",
     """Time ``runs`` runs of the script (its text) and ``runs`` loops of ``idle_steps``
     idle steps; returns the figures of each run."""
     from courtside import driver
-    from courtside import pins as pin_map
     from courtside.core import Core
     from courtside.fair import Fair, seeded
+    from courtside.run import load_pins
 
     from courtside_sim import headless
     from courtside_sim.board import SimBoard
     from courtside_sim.script import Script
-    pins = pin_map.load(pins_path or headless.default_pins())
+    pins = load_pins(pins_path or headless.default_pins())
     with open(path, "w") as f:
         f.write(script_text)
     out = {"pass_us": [], "idle_us": [], "passes": 0}

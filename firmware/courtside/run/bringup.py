@@ -1,7 +1,8 @@
 """Bring-up: check every wire of a newly built unit, one part at a time.
 
-Run from the laptop with ``courtside bringup`` (which runs ``main()`` on the board), or
-on any hardware layer (the simulator too) with ``await run(hw)``. In order it:
+Run from the laptop with ``courtside bringup`` (which runs ``main()`` on the board, or on
+the virtual Pico the simulated board's ``courtside_sim.start.bringup()``), or on any
+hardware layer (the simulator too) with ``await run(hw)``. In order it:
 
 1. names the pin map and reports any button that reads pressed before anyone touches it
    (a line shorted to GND, or a missing pull-up);
@@ -16,14 +17,14 @@ on any hardware layer (the simulator too) with ``await run(hw)``. In order it:
 Buttons are reported whenever they change, during every step. Output is plain text
 lines through ``hw.write_line``.
 
-    import courtside.bringup as b; b.main()          # on the board
+    import courtside.run.bringup as b; b.main()          # on the board
 """
 
 from micropython import const
 
 from courtside import power
 from courtside.clock import add, diff
-from courtside.pinmap import ARROWS, BUTTONS
+from courtside.pins import ARROWS, BUTTONS
 
 PIXEL_MS = const(25)     # each pixel, each colour, during the walk
 FILL_MS = const(700)     # each whole-matrix colour
@@ -254,24 +255,19 @@ def _stop(b, hw, result):
 # ------------------------------------------------------------------ on the board
 
 def board(pins_path="pinmap.json"):
-    """The hardware layer to test: the Pico's, or the simulator's off a board.
-
-    The one place that knows how the hardware layer is built."""
+    """The Pico's hardware layer to test, with the capture every Pico has (IRQ)."""
     from courtside import pinmap
     from courtside import settings as config
-    pins = pinmap.load(pins_path)
-    from courtside.start import ON_BOARD
-    if not ON_BOARD:  # the virtual Pico on a laptop
-        from courtside_sim.live import LiveBoard
-        return LiveBoard(pins)
     from courtside.hw import pico
-    return pico.Pico(pins, dict(config.DEFAULTS, capture="irq"))
+    return pico.Pico(pinmap.load(pins_path), dict(config.DEFAULTS, capture="irq"))
 
 
-def main(pins_path="pinmap.json", quick=False, buttons_s=BUTTONS_S):
-    """Run the bring-up on this board; ``quick`` shortens the light and sound steps."""
+def main(pins_path="pinmap.json", quick=False, buttons_s=BUTTONS_S, hw=None):
+    """Run the bring-up on this board (``hw``: another hardware layer, as the virtual
+    Pico's start-up passes its simulated board); ``quick`` shortens the light and sound
+    steps."""
     import asyncio
-    hw = board(pins_path)
+    hw = hw or board(pins_path)
     kw = {"pixel_ms": 5, "fill_ms": 200, "led_ms": 200} if quick else {}
     kw["buttons_s"] = buttons_s
     try:

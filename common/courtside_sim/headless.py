@@ -85,14 +85,14 @@ def run_script(script_path, seed=1, t0=0, pins_path=None, changes=(), out=None, 
     # In the order that keeps a board-sized heap in one piece: the pin map (whose checker
     # is dropped again), then everything that stays loaded and the board with its ring,
     # and only then the script, whose checking leaves garbage behind.
-    from courtside import pins as pin_map
+    from courtside.run import load_pins
     pins_path = pins_path or default_pins()
     for path in (pins_path, script_path):
         wrong = not_a_file(path)
         if wrong:
             return _fail("%s is %s, not a regular file" % (path, wrong))
     try:
-        pins = pin_map.load(pins_path)
+        pins = load_pins(pins_path)
     except (OSError, ValueError) as e:
         return _fail("pin map %s: %s" % (pins_path, e))
     from courtside import driver  # noqa: F401 - loaded now, used by run()

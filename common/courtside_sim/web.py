@@ -62,8 +62,8 @@ class WebBoard(LiveBoard):
 
 class Page:
     def __init__(self, pins_path="/hardware/pinmap.json"):
-        from courtside import pins as pin_map
-        self.pins = pin_map.load(pins_path)
+        from courtside.run import load_pins
+        self.pins = load_pins(pins_path)
         self.board = None
         self.core = None
         self._lines = []

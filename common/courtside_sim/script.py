@@ -21,8 +21,7 @@ the same on CPython and the unix port, so every script gets one verdict on both.
 
 import json
 
-BUTTON_NAMES = {"THROW": 0, "DODGE": 1, "CATCH": 2, "PASS": 3,
-                "UP": 0, "DOWN": 1, "LEFT": 2, "RIGHT": 3}
+_KEYS = {}      # a button's name (THROW or UP) -> its place in a box: from courtside.pins
 TAP_US = 80000
 MAX_T = 8 * 3600 * 1000000   # eight hours of play, in us
 LINE_MAX = 4096              # bytes in one script line
@@ -45,9 +44,21 @@ def button_id(p, b, pins, where="script line"):
         raise ScriptError("%s: \"p\" must be a box from 1 to %d (or 0 with MAIN)" % (where, pins.boxes))
     if not isinstance(b, str):
         raise ScriptError("%s: \"b\" must be a button name" % where)
-    if b not in BUTTON_NAMES:
+    k = _button_keys().get(b)
+    if k is None:
         raise ScriptError("%s: unknown button '%s'" % (where, shown(b)))
-    return 4 * (p - 1) + BUTTON_NAMES[b]
+    return 4 * (p - 1) + k
+
+
+def _button_keys():
+    """The buttons' names (``courtside.pins``, where they are defined once), each in Dodge
+    Ball's and in Deathball's words, by place in a box; loaded when first used (see
+    ``_decode``)."""
+    if not _KEYS:
+        from courtside.pins import ARROWS, BUTTONS
+        for k in range(4):
+            _KEYS[BUTTONS[k]] = _KEYS[ARROWS[k]] = k
+    return _KEYS
 
 
 def _decode(number, raw):

@@ -1,0 +1,88 @@
+"""One link to a board (``courtside_host.link.port.connect``): every command that talks to
+the board's REPL opens it there, waits there for a board that is still starting, and gets
+the one ``BoardError`` whatever goes wrong, opening it or talking to it. mpremote's
+transport is replaced by a stand-in that fails as a board does."""
+
+import pytest
+from courtside_host import cli
+from courtside_host.link import port as link
+from mpremote.transport import TransportError, TransportExecError
+
+
+class Standin:
+    """mpremote's SerialTransport: its first ``silent`` openings get no REPL prompt."""
+
+    opened = []
+    silent = 0
+
+    def __init__(self, device, baudrate):
+        self.device = device
+        self.in_raw_repl = False
+        self.closed = False
+        Standin.opened.append(self)
+
+    def enter_raw_repl(self, soft_reset=True):
+        if len(Standin.opened) <= Standin.silent:
+            raise TransportError("could not enter raw repl")
+        self.in_raw_repl = True
+
+    def exit_raw_repl(self):
+        self.in_raw_repl = False
+
+    def close(self):
+        self.closed = True
+
+    def eval(self, expression):
+        raise TransportExecError(1, "Traceback (most recent call last):\nNameError: name 'x' isn't defined\n")
+
+
+@pytest.fixture
+def standin(monkeypatch):
+    import mpremote.transport_serial
+    monkeypatch.setattr(mpremote.transport_serial, "SerialTransport", Standin)
+    Standin.opened, Standin.silent = [], 0
+    return Standin
+
+
+def test_a_board_still_starting_is_waited_for(standin):
+    standin.silent = 2
+    with link.connect("/dev/ttyACM9", wait=5, poll=0) as board:
+        assert board.in_raw_repl and len(standin.opened) == 3
+    assert all(t.closed for t in standin.opened) and not board.in_raw_repl
+
+
+def test_without_a_wait_a_board_that_does_not_answer_is_said_at_once(standin):
+    standin.silent = 1
+    with pytest.raises(link.BoardError, match="does not answer its REPL .*safe mode"):
+        with link.connect("/dev/ttyACM9"):
+            pytest.fail("opened")
+    assert len(standin.opened) == 1 and standin.opened[0].closed
+
+
+def test_a_board_that_fails_inside_is_a_board_error_and_left_closed(standin):
+    with pytest.raises(link.BoardError, match="the board on /dev/ttyACM9 stopped answering \\(timeout\\)"):
+        with link.connect("/dev/ttyACM9"):
+            raise TransportError("timeout")
+    with pytest.raises(link.BoardError, match="refused what was asked of it: NameError: name 'x'"):
+        with link.connect("/dev/ttyACM9") as board:
+            board.eval("x")
+    assert all(t.closed and not t.in_raw_repl for t in standin.opened)
+
+
+def test_flash_opens_the_board_through_the_link_and_says_what_went_wrong(standin, tmp_path, capsys):
+    """The board that comes back after a flash is opened as every command opens one; one
+    that errs when asked its version is a plain ``courtside flash:`` line, no traceback."""
+    from test_flash import RP2040_INFO, uf2_bytes
+    drive = tmp_path / "RPI-RP2"
+    drive.mkdir()
+    (drive / "INFO_UF2.TXT").write_text(RP2040_INFO)
+    image = tmp_path / "RPI_PICO.uf2"
+    image.write_bytes(uf2_bytes(0xE48BFF56))
+    device = tmp_path / "ttyACM0"
+    device.write_text("")
+    standin.silent = 1          # the board is still starting at the first try
+    status = cli.main(["flash", str(image), "--drive", str(drive), "--port", str(device), "--wait", "5"])
+    err = capsys.readouterr().err
+    assert status == 1 and len(standin.opened) == 2
+    assert err.startswith("courtside flash: the board on %s refused what was asked of it: NameError" % device)
+    assert "Traceback" not in err
