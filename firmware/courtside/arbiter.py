@@ -31,12 +31,12 @@ the other has answered a throw already answered.
 """
 
 from courtside.clock import add, diff
+from courtside.pins import BUTTONS as NAMES  # noqa: F401 - the names a verdict writes
 
 THROW = 0
 DODGE = 1
 CATCH = 2
 PASS = 3
-NAMES = ("THROW", "DODGE", "CATCH", "PASS")
 NO_THROW = "no throw open"
 ANSWERED = "throw already answered"
 _OPEN_THROWS = 16  # at most this many throws are remembered as open

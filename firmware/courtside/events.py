@@ -313,7 +313,7 @@ def _text(out, s):
     out += _string(s).encode()
 
 
-_QUOTED = {}     # str -> its quoted bytes: the names and words a board writes again and again
+_QUOTED: dict = {}     # str -> its quoted bytes: the names and words a board writes again and again
 
 
 def words(*texts):

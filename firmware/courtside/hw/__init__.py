@@ -3,7 +3,9 @@
 Two implementations share one interface: ``courtside.hw.pico`` (the real unit; with its
 capture back-end, the only code that imports ``machine`` and ``rp2``) and
 ``courtside_sim.board`` (the simulated board, on CPython or the MicroPython unix port,
-never deployed). ``courtside.start`` picks one by ``sys.platform``; the driver loop
+never deployed). ``main.py`` picks the start-up by ``sys.platform``: ``courtside.run`` on
+a board, ``courtside_sim.start`` (which hands ``courtside.run`` the simulated board)
+anywhere else; the driver loop
 (``courtside.driver``) applies the core's effects to it and never asks which it has.
 
 Interface (duck-typed):
