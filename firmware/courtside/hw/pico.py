@@ -57,6 +57,8 @@ _WDT_ENABLE = const(0x40000000)    # WATCHDOG CTRL bit 30
 _WDT_TIMEOUT_MS = const(5000)
 _ROOM_FOR_ANSWERS = const(1024)    # free bytes in the USB queue before a command line is read
 _STOP_FLUSH_MS = const(300)        # what release() waits for queued lines to go out
+_RING_PIO = const(1024)            # capture ring snapshots, with PIO capture
+_RING_IRQ = const(2048)            # ... with IRQ capture (no DMA buffer in front)
 SETTINGS = "settings.json"      # in the flash root, beside the pin map
 # After the TX FIFO empties the last byte is still in the shift register (8 bits, 10 us);
 # then the line must stay low long enough for every WS2812B to latch (>= 280 us for the
@@ -200,16 +202,20 @@ class Pico:
     bytes_out = True     # event lines come as bytes (courtside.events.encode)
     budget_us = 10000    # a pass writes event lines for up to 10 ms, the rest in the next (driver)
 
-    def __init__(self, pins, settings, ring_size=2048):
+    def __init__(self, pins, settings, ring_size=None):
         micropython.alloc_emergency_exception_buf(100)   # so a failing handler can say why
         self.pins = pins
-        self.ring = Ring(ring_size)
+        pio = settings.get("capture", "pio") == "pio"
+        # Room for a storm's backlog while the loop catches up (README, "On the chip"): the
+        # IRQ handler writes straight into the ring; PIO capture has its DMA buffer
+        # (1,024 changes) in front of it as well.
+        self.ring = Ring(ring_size or (_RING_PIO if pio else _RING_IRQ))
         self.flag = None
         self.notes = []
         self.capture = None
         # PIO capture first: its DMA buffer is the one large block, taken while the heap
         # is still empty so it sits at the bottom and splits no free space.
-        if settings.get("capture", "pio") == "pio":
+        if pio:
             self._start_pio(pins)
         self._buttons = [Pin(g, Pin.IN, Pin.PULL_UP) for g in pins.button_gpio]
         self._leds = [Pin(g, Pin.OUT, value=0) for g in pins.leds]
