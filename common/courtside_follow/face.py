@@ -31,7 +31,7 @@ FACE: dict = {
                 zip(("red", "yellow", "cyan", "blue"), COLOURS)],
     "balls": [{"name": "ball 1", "colour": "white", "led": list(BALL_COLOURS[0])},
               {"name": "ball 2", "colour": "pink", "led": list(BALL_COLOURS[1])}],
-    "rings": {"1": "red ring (6x6)", "2": "green ring (4x4)"},
+    "borders": {"1": "red border (6x6)", "2": "green border (4x4)"},
     "ranks": ["first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth"],
     "early": {"no throw open": "no throw was open",
               "throw already answered": "the throw was already answered"},
@@ -39,12 +39,12 @@ FACE: dict = {
               "lobby": "lobby"},
     # Matrix levels are shown relative to the brightest pixel of the frame, then lifted
     # (level ** lift, about a screen's gamma, as the drive levels are linear light) so that
-    # dim cues (rings, the pending square, a ball's heading, the blinking figure) stay
+    # dim cues (borders, the pending square, a ball's heading, the blinking figure) stay
     # apart from bright ones; 0 < lift <= 1. An unlit LED is drawn "off", and no lit pixel
     # darker than a luminance of "floor" (WCAG relative luminance), so every cue stands at
     # least 3:1 against an unlit LED (tests/test_contrast.py). Raised that far, a dim red
     # is not much darker than a bright one, so a pixel below "dim" of the frame's brightest
-    # level is also drawn in another shape (a ring on the page, a shaded block in the
+    # level is also drawn in another shape (a hollow circle on the page, a shaded block in the
     # terminal): a figure's blink, a pending square, a heading stay apart.
     "lift": 0.5,
     "off": [20, 20, 20],
@@ -253,7 +253,7 @@ _SENTENCES = {
         e.get("ball"), e.get("square"), e.get("face"), e.get("heading")),
     "ball": lambda e, n: "Ball %s steps to %s." % (e.get("ball"), e.get("end")),
     "death": _death,
-    "shrink": lambda e, n: "The board shrinks: %s." % FACE["rings"].get(str(e.get("ring")), "a ring"),
+    "shrink": lambda e, n: "The board shrinks: %s." % FACE["borders"].get(str(e.get("border")), "a border"),
     "clamp": _clamp,
     "winner": _winner,
     "position": lambda e, n: "Position: %s." % e.get("text"),
@@ -409,15 +409,15 @@ def grid(board):
 
 
 def inside(board, square):
-    """True for a square inside the board's ring."""
-    ring = board.ring
+    """True for a square inside the board's border."""
+    border = board.border
     col, row = "abcdefgh".index(square[0]), int(square[1]) - 1
-    return ring <= col <= 7 - ring and ring <= row <= 7 - ring
+    return border <= col <= 7 - border and border <= row <= 7 - border
 
 
 def rows(board):
     """Row 8 first: "8 . . @ . . . . ." with "1".."4" figures, "@" balls, "+" a ball's
-    next square, "." inside the ring, " " outside; then the letters."""
+    next square, "." inside the border, " " outside; then the letters."""
     cells_ = grid(board)
     out = []
     for row in range(8, 0, -1):

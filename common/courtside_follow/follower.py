@@ -30,7 +30,8 @@ wrote it: a set-up ``turn`` comes with ``order``, a ``turn`` with the deathballs
 while the matrix still shows the rolls or the run; ``hold`` says when the board starts
 holding presses back and why, ``ready`` when it takes that player's presses again
 (docs/deathball.md#events). A stream before 5 has no ``hold``: there the events the
-matrix takes time to show stand for it (``_HELD``).
+matrix takes time to show stand for it (``_HELD``). A stream before 6 names ``shrink``'s
+``border`` ``ring``: its records are read with today's names (``schema.upgrade``).
 """
 
 from courtside import events
@@ -145,6 +146,8 @@ class Follower:
         heading or a square that is none, an empty order) changes what it can and is
         counted in ``unread``; what the follower knew stands."""
         kind = ev["ev"]
+        if kind in schema.RENAMED and type(self.stream) is int:
+            schema.upgrade(ev, self.stream)      # an older stream's field names (``shrink``'s ``ring``)
         self.t = ev["t"]
         self.events += 1
         handle = _HANDLERS.get(kind)

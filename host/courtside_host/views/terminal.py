@@ -399,8 +399,8 @@ class Terminal:
                 p, n.label(p), at, mark if p == mover else ""), 58))
         for i, square, heading in render.balls(board):
             out.append("@ ball %d on %s heading %s (+ its next square)" % (i, square, heading))
-        if board.ring:
-            out.append("dim: outside the " + render.FACE["rings"][str(board.ring)])
+        if board.border:
+            out.append("dim: outside the " + render.FACE["borders"][str(board.border)])
         if f.busy is not None:
             out.append("\x1b[1mwait: %s\x1b[0m (above: as the matrix shows it)" % f.busy)
         return out[:9]
