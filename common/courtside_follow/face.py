@@ -200,7 +200,7 @@ def _clamp(ev, n):
 _HOLDING = {"rolls": "the initiative rolls", "move": "the move", "run": "the deathballs' run"}
 
 _SENTENCES = {
-    "hello": lambda e, n: "Courtside %s started in %s (stream %s, capture %s)." % (
+    "hello": lambda e, n: "Courtside %s started in %s (stream %s, capture %s in use)." % (
         e.get("fw"), mode_name(e.get("mode")), e.get("stream"), e.get("capture")),
     "pong": lambda e, n: "Courtside %s answers, in %s." % (e.get("fw"), mode_name(e.get("mode"))),
     "mode": lambda e, n: "Mode: %s." % mode_name(e.get("mode")),

@@ -59,7 +59,7 @@ class Follower:
         self.stream = None       # the stream's version, from the hello
         self.fw = None
         self.can_save = None
-        self.capture = None
+        self.capture = None      # the capture backend in use (the hello's); settings["capture"]: asked for
         self.boxes = None
         self.settings = dict(config.DEFAULTS)
         self.mode = None
