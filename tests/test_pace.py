@@ -47,7 +47,7 @@ class Watched(Rig):
 
     def _compare(self):
         stage = self.core.stage
-        board = self.follow.board
+        board = self.follow.chessboard
         shown = getattr(stage, "shown", None)
         if board is None or shown is None or stage.game.phase == engine.INITIATIVE:
             return

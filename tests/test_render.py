@@ -76,13 +76,13 @@ def test_the_deathball_board_is_drawn_as_the_follower_has_it(name):
         if ev["ev"] == "position":       # the referee's own word for the board: they agree
             positions += 1
             pos = notation.parse(" ".join(t for t in ev["text"].split() if not t.endswith("@?")))
-            drawn = render.grid(f.board)
+            drawn = render.grid(f.chessboard)
             assert {p + 1 for p in pos["where"] if pos["where"][p] >= 0} == \
                 {what for char, what in drawn.values() if isinstance(what, int)}, ev
             assert {notation.square_name(sq) for sq in pos["balls"]} == \
                 {sq for sq, (char, what) in drawn.items() if char == "@"}
-            assert pos["border"] == f.board.border
-            rows = render.rows(f.board)
+            assert pos["border"] == f.chessboard.border
+            rows = render.rows(f.chessboard)
             assert len(rows) == 9 and rows[-1] == "  a b c d e f g h"
             assert sum(row[2:].count("@") for row in rows) == 2
     assert positions >= 2

@@ -372,7 +372,7 @@ def test_a_version_5_log_with_shrinks_ring_still_replays_and_follows():
         record, problem = follower.feed_line(line)
         assert problem is None, (line, problem)
         if record["ev"] == "shrink":
-            seen.append(follower.board.border)
+            seen.append(follower.chessboard.border)
     assert seen == [1] and follower.unread == 0
 
 

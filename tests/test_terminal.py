@@ -330,7 +330,7 @@ def test_dead_figures_and_figures_not_placed_read_apart():
     term = make_terminal()
     board = _shown({0: 9}, [], [], 0)
     board.dead = [1]                                  # box 2's figure walked into a ball
-    term.follow.board = board
+    term.follow.chessboard = board
     term.follow.players = [1, 2, 3]
     legend = " | ".join(term._legend())
     assert "on b2" in legend and "out of the game" in legend and "not placed yet" in legend

@@ -11,7 +11,7 @@ the MicroPython unix port and the page's WebAssembly.
     names = Names({1: "Ann"})
     sentence({"ev": "join", "t": 0, "p": 1}, names)     # 'Ann (red) joins the game.'
     status(follower, names)                              # 'wait: P2 to set up. ...'
-    rows(follower.board)                                 # the board as text, row 8 first
+    rows(follower.chessboard)                            # the chessboard as text, row 8 first
     cells(frame)                                         # 64 RGB cells, relative brightness
 """
 
@@ -451,10 +451,10 @@ def pending_square(f):
     """The square (0-63, a1 = 0) the first arrow of the move being entered reaches, as the
     matrix shows it dim, or None."""
     p = mover(f)
-    if p is None or f.pending not in ARROW_NAMES or f.board is None or p - 1 not in f.board.where:
+    if p is None or f.pending not in ARROW_NAMES or f.chessboard is None or p - 1 not in f.chessboard.where:
         return None
     dx, dy = ARROWS[ARROW_NAMES.index(f.pending)]
-    sq = f.board.where[p - 1]
+    sq = f.chessboard.where[p - 1]
     col, row = (sq & 7) + dx, (sq >> 3) + dy
     return row * 8 + col if 0 <= col < 8 and 0 <= row < 8 else None
 
@@ -462,9 +462,9 @@ def pending_square(f):
 def setup_cursor(f):
     """Set-up: (the free set-up squares, the index of the one the cursor is on) as the
     matrix shows them, or None outside a set-up turn."""
-    if f.phase != "setup" or f.board is None or mover(f) is None:
+    if f.phase != "setup" or f.chessboard is None or mover(f) is None:
         return None
-    taken = set(f.board.where.values())
+    taken = set(f.chessboard.where.values())
     free = [sq for sq in SETUP_SQUARES if sq not in taken]
     if not free:
         return None

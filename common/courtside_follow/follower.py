@@ -2,7 +2,8 @@
 
 ``Follower.feed`` takes the events one by one, as records (``schema.read``), and keeps
 what they say. Players are numbered as the stream numbers them, 1 to 4; the Deathball
-board is a ``courtside.deathball.track.Shown`` (its players 0 to 3, as the firmware's).
+chessboard is a ``courtside.deathball.track.Shown`` (its players 0 to 3, as the firmware's);
+it is ``chessboard`` here, since "the board" is the one the stream comes from.
 
     f = Follower()
     for record in records:
@@ -23,7 +24,7 @@ board is a ``courtside.deathball.track.Shown`` (its players 0 to 3, as the firmw
     f.verdict    # the last verdict record, its tie records in "ties"
     f.winner, f.over, f.together   # Deathball: the game's end (winner None: nobody)
     f.settings   # the settings in force
-    f.board      # Deathball: the board (Shown), None outside a refereed game
+    f.chessboard # Deathball: the chessboard (Shown), None outside a refereed game
 
 What the board waits for, after an event, is the board's own state after the pass that
 wrote it: a set-up ``turn`` comes with ``order``, a ``turn`` with the deathballs' run,
@@ -79,10 +80,10 @@ class Follower:
         self._game()
 
     def _game(self):
-        """Nothing of a game known: no turn, contest, verdict, winner, board or refusal
+        """Nothing of a game known: no turn, contest, verdict, winner, chessboard or refusal
         (``refused``: the last ``refuse`` or ``refused`` record)."""
         self.turn = self.busy = self.contest = self.verdict = None
-        self.winner = self.board = self.refused = self.pending = self.roll = self.cursor = None
+        self.winner = self.chessboard = self.refused = self.pending = self.roll = self.cursor = None
         self.over = False
         self.together = []
 
@@ -154,12 +155,12 @@ class Follower:
         try:
             if handle is not None:
                 handle(self, ev)
-            if self.board is not None:
-                self.board.apply(kind, ev)
+            if self.chessboard is not None:
+                self.chessboard.apply(kind, ev)
         except (ValueError, KeyError, IndexError, TypeError):
             self.unread += 1
             return
-        if self.board is not None and kind in _HELD and self.busy != BUSY_RUN and not self.says_hold():
+        if self.chessboard is not None and kind in _HELD and self.busy != BUSY_RUN and not self.says_hold():
             self.busy = _HELD[kind]
 
     def says_hold(self):
@@ -239,7 +240,7 @@ class Follower:
         self._game()
         self.phase = "initiative"
         self.players = list(ev["players"])
-        self.board = Shown()
+        self.chessboard = Shown()
 
     def _roll(self, ev):
         self.roll = ev
@@ -254,8 +255,8 @@ class Follower:
         self.turn = ev["order"][0]       # a stream before 4 says no set-up turn
 
     def _setup(self, ev):
-        order = self.board.order if self.board is not None else []
-        placed = len(self.board.where) + 1 if self.board is not None else len(order)
+        order = self.chessboard.order if self.chessboard is not None else []
+        placed = len(self.chessboard.where) + 1 if self.chessboard is not None else len(order)
         self.turn = order[placed] + 1 if placed < len(order) else None   # (before 4)
 
     def _turn(self, ev):
@@ -296,7 +297,7 @@ class Follower:
         if self.command == ["position"]:
             self.pending = None          # a position set (``state`` only says where it stands)
         try:
-            self.board = Shown.from_position(ev["text"])
+            self.chessboard = Shown.from_position(ev["text"])
         except (ValueError, IndexError, KeyError):
             pass         # before every figure is placed (``?``): the board followed stands
         if self.phase == "over":

@@ -120,7 +120,7 @@ class Monitor:
         f = self.follow
         out = []
         while True:
-            before = f.board
+            before = f.chessboard
             ev = self.paced.next(now)
             if ev is None:
                 break
@@ -143,10 +143,10 @@ class Monitor:
         if kind == "verdict":
             return [verdict_table(ev, names=self.names, settings=f.settings)]
         if kind == "position":      # a position the board could not be built from: as text
-            return [board(f.board) if f.board is not before else line(ev, self.names)]
+            return [board(f.chessboard) if f.chessboard is not before else line(ev, self.names)]
         out = [line(ev, self.names)]
-        if kind in _BOARD_AFTER and f.board is not None and f.board.where and f.phase != "setup":
-            out.append(board(f.board))
+        if kind in _BOARD_AFTER and f.chessboard is not None and f.chessboard.where and f.phase != "setup":
+            out.append(board(f.chessboard))
         return out
 
 

@@ -358,7 +358,7 @@ class Terminal:
             colour = _fg(render.rgb(f.winner))
             return ["", "\x1b[1m  ★  W I N N E R  ★\x1b[0m", "", "  " + colour + "\x1b[1m" + who + "\x1b[0m",
                     "", "  " + _fit(render.winner_sentence(f, n), 56)]
-        if f.board is not None:
+        if f.chessboard is not None:
             return self._legend()
         if f.contest is not None and f.mode == "dodgeball":
             out = ["\x1b[1mCONTEST %s\x1b[0m  open: judged when its window closes" % f.contest["c"]]
@@ -386,7 +386,7 @@ class Terminal:
         follower takes each event when the matrix shows it); while presses are held, the
         legend says why."""
         f = self.follow
-        board = f.board
+        board = f.chessboard
         n = self.names
         where = render.figures(board)
         mover = render.mover(f)
