@@ -2,7 +2,7 @@
 
 Every face (the terminal simulator, the monitor, replay, the page, the text filter) says
 an event and draws the game through here, from a ``courtside_follow.follower.Follower``:
-event records into sentences, a verdict into a banner, the follower's Deathball board
+event records into sentences, a verdict into a banner, the follower's Deathball chessboard
 (``track.Shown``) into squares, what the board waits for into a status line, and frames
 (192 bytes of RGB) into cells for a screen. Its choices (colour names, sentences, the
 brightness lift) are ``FACE``, plain data a web page can load as JSON. Runs on CPython,
@@ -378,53 +378,53 @@ for _each in FACE["players"] + FACE["balls"]:
     _each["rgb"] = list(screen_rgb(_each["led"]))
 
 
-# the Deathball board, as the follower has it ----------------------------------------------
+# the Deathball chessboard, as the follower has it -----------------------------------------
 
-def figures(board):
-    """{player (1 to 4): square name} of the figures on a board (``track.Shown``)."""
-    return {box + 1: notation.square_name(sq) for box, sq in board.where.items()
+def figures(chessboard):
+    """{player (1 to 4): square name} of the figures on a chessboard (``track.Shown``)."""
+    return {box + 1: notation.square_name(sq) for box, sq in chessboard.where.items()
             if isinstance(sq, int) and sq >= 0}
 
 
-def balls(board):
-    """[(ball number, square name, heading name)] of a board's deathballs."""
-    return [(i + 1, notation.square_name(sq), notation.heading_name(board.headings[i]))
-            for i, sq in enumerate(board.balls)]
+def balls(chessboard):
+    """[(ball number, square name, heading name)] of a chessboard's deathballs."""
+    return [(i + 1, notation.square_name(sq), notation.heading_name(chessboard.headings[i]))
+            for i, sq in enumerate(chessboard.balls)]
 
 
-def grid(board):
+def grid(chessboard):
     """{square name: (char, what)}: what is a player number, "ball1"/"ball2" or "ahead1"/
     "ahead2" (a ball's next square)."""
     out = {}
-    shown = balls(board)
+    shown = balls(chessboard)
     for i, square, heading in shown:
         ahead = _step(square, heading)
         if ahead and ahead not in out:
             out[ahead] = ("+", "ahead%d" % i)
-    for p, square in figures(board).items():
+    for p, square in figures(chessboard).items():
         out[square] = (str(p), p)
     for i, square, _heading in shown:
         out[square] = ("@", "ball%d" % i)
     return out
 
 
-def inside(board, square):
-    """True for a square inside the board's border."""
-    border = board.border
+def inside(chessboard, square):
+    """True for a square inside the chessboard's border."""
+    border = chessboard.border
     col, row = "abcdefgh".index(square[0]), int(square[1]) - 1
     return border <= col <= 7 - border and border <= row <= 7 - border
 
 
-def rows(board):
+def rows(chessboard):
     """Row 8 first: "8 . . @ . . . . ." with "1".."4" figures, "@" balls, "+" a ball's
     next square, "." inside the border, " " outside; then the letters."""
-    cells_ = grid(board)
+    cells_ = grid(chessboard)
     out = []
     for row in range(8, 0, -1):
         line = "%d " % row
         for col in "abcdefgh":
             sq = col + str(row)
-            line += (cells_[sq][0] if sq in cells_ else "." if inside(board, sq) else " ") + " "
+            line += (cells_[sq][0] if sq in cells_ else "." if inside(chessboard, sq) else " ") + " "
         out.append(line.rstrip())
     out.append("  a b c d e f g h")
     return out
