@@ -27,7 +27,7 @@ OLD_BALLS = ((110, 110, 110), (110, 0, 150))
 def cues(players, balls):
     """(name, drive levels) of every cue, with the frame's brightest level beside it (a
     figure at full colour, as on a board)."""
-    out = [("red ring", view._RED_RING), ("green ring", view._GREEN_RING),
+    out = [("red border", view._RED_BORDER), ("green border", view._GREEN_BORDER),
            ("die wall", view._WALL), ("arrow shaft", (120, 120, 120)), ("arrow head", view._HEAD),
            ("tie mark", display.WHITE)]
     for i, c in enumerate(balls):

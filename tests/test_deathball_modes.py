@@ -316,7 +316,7 @@ def test_any_button_mashing_keeps_the_referee_sound():
         phases.append(g.phase)
         if g.phase in (engine.PLAY, engine.OVER):
             assert ref.shown.where == g.where and ref.shown.balls == g.balls
-            assert ref.shown.ring == g.ring
+            assert ref.shown.border == g.border
     assert phases.count(engine.OVER) >= 20  # most mashed games get to the end
 
 

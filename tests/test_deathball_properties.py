@@ -18,25 +18,25 @@ from hypothesis import strategies as st
 MAX_MOVES = 2000  # a game of random players lasts a few dozen moves; this is a hang
 
 
-def inside(square, ring):
-    lo, hi = rules.ring_bounds(ring)
+def inside(square, border):
+    lo, hi = rules.border_bounds(border)
     return lo <= (square & 7) <= hi and lo <= (square >> 3) <= hi
 
 
-def check(g, dead_before, ring_before):
+def check(g, dead_before, border_before):
     squares = list(g.where.values())
     assert len(set(squares)) == len(squares), "two players on one square"
     for box, square in g.where.items():
         assert g.occupant[square] == box
-        assert inside(square, g.ring), "a player off the board"
+        assert inside(square, g.border), "a player off the board"
         assert square not in g.balls, "a living player on a deathball"
     assert sum(1 for b in g.occupant if b >= 0) == len(g.where)
     for square in g.balls:
-        assert inside(square, g.ring), "a deathball off the board"
+        assert inside(square, g.border), "a deathball off the board"
     assert g.dead[:len(dead_before)] == dead_before, "the dead came back or changed"
     assert not set(g.dead) & set(g.where), "a dead player on the board"
     assert len(set(g.dead)) == len(g.dead)
-    assert g.ring >= ring_before, "the board grew"
+    assert g.border >= border_before, "the board grew"
 
 
 def choose(g, chooser, careful):
@@ -59,14 +59,14 @@ def play(seed, boxes, follow, careful=False):
     moves = 0
     while g.phase == PLAY:
         assert g.turn in g.where
-        dead_before, ring_before = list(g.dead), g.ring
+        dead_before, border_before = list(g.dead), g.border
         first, second = choose(g, chooser, careful)
         assert g.move(g.turn, first, second) is None
-        check(g, dead_before, ring_before)
+        check(g, dead_before, border_before)
         for kind, fields in g.drain():
             shown.apply(kind, fields)
         if follow:
-            assert shown.where == g.where and shown.balls == g.balls and shown.ring == g.ring
+            assert shown.where == g.where and shown.balls == g.balls and shown.border == g.border
             assert [tuple(h) for h in shown.headings] == [tuple(h) for h in g.headings]
             assert shown.position() == g.position()
         moves += 1
@@ -94,7 +94,7 @@ def test_the_event_stream_rebuilds_the_board(seed, players):
     play(seed, players, follow=True, careful=True)
 
 
-def test_each_round_starts_with_the_ring_the_deaths_call_for():
+def test_each_round_starts_with_the_border_the_deaths_call_for():
     checked = []
     for seed in range(300):
         g = Game([0, 1, 2, 3], Dice(Fair(seeded(seed))))
@@ -106,7 +106,7 @@ def test_each_round_starts_with_the_ring_the_deaths_call_for():
             before = g.round
             g.move(g.turn, *choose(g, chooser, careful=True))
             if g.phase == PLAY and g.round > before:
-                checked.append(g.ring)
-                assert g.ring == rules.ring_after(len(g.dead))
+                checked.append(g.border)
+                assert g.border == rules.border_after(len(g.dead))
         assert g.phase == OVER
-    assert set(checked) == {0, 1, 2}  # every ring was seen at a round's start
+    assert set(checked) == {0, 1, 2}  # every border was seen at a round's start

@@ -56,17 +56,17 @@ def test_clockwise_is_rising_box_number_from_player_one():
     assert rules.turn_order([1, 3], 3) == [3, 1]
 
 
-def test_rings_are_8_6_4_and_shrink_no_further():
-    assert [rules.ring_bounds(r) for r in range(3)] == [(0, 7), (1, 6), (2, 5)]
-    assert [rules.ring_after(d) for d in range(5)] == [0, 1, 2, 2, 2]
+def test_borders_are_8_6_4_and_shrink_no_further():
+    assert [rules.border_bounds(r) for r in range(3)] == [(0, 7), (1, 6), (2, 5)]
+    assert [rules.border_after(d) for d in range(5)] == [0, 1, 2, 2, 2]
 
 
-@pytest.mark.parametrize("name,ring,expect", [
+@pytest.mark.parametrize("name,border,expect", [
     ("a1", 1, "b2"), ("a5", 1, "b5"), ("d8", 1, "d7"), ("h8", 1, "g7"), ("e4", 1, "e4"),
     ("b2", 2, "c3"), ("g4", 2, "f4"), ("a8", 2, "c6"), ("d5", 2, "d5"),
 ])
-def test_clamp_moves_to_the_nearest_square_inside(name, ring, expect):
-    assert notation.square_name(rules.clamp(sq(name), ring)) == expect
+def test_clamp_moves_to_the_nearest_square_inside(name, border, expect):
+    assert notation.square_name(rules.clamp(sq(name), border)) == expect
 
 
 # Wall template, from each of the four walls: (wall inward, incoming) -> headings 1..6.
@@ -114,8 +114,8 @@ def test_corners_of_a_shrunk_board_use_the_corner_template():
 
 
 def test_no_bounce_leaves_the_board():
-    for ring in range(3):
-        lo, hi = rules.ring_bounds(ring)
+    for border in range(3):
+        lo, hi = rules.border_bounds(border)
         for y in range(lo, hi + 1):
             for x in range(lo, hi + 1):
                 square = y * 8 + x
@@ -124,7 +124,7 @@ def test_no_bounce_leaves_the_board():
                     if lo <= nx <= hi and lo <= ny <= hi:
                         continue  # no bounce here
                     for face in range(1, 7):
-                        _, h = rules.bounce(face, square, ring, incoming)
+                        _, h = rules.bounce(face, square, border, incoming)
                         assert lo <= x + h[0] <= hi and lo <= y + h[1] <= hi
 
 
@@ -171,12 +171,12 @@ def test_simultaneous_deaths_of_the_last_players_mean_no_winner():
 def test_deaths_during_moves_shrink_only_after_the_deathballs():
     g = game("1@b6 2@a1 3@e4 4@h8 *b8n *g8n r0 t1", dice=(3, 3))
     g.move(0, 0, 0)  # walks into b8
-    assert g.ring == 0 and g.phase == PLAY
+    assert g.border == 0 and g.phase == PLAY
     kinds = []
     for box, arrows in ((1, (3, 3)), (2, (0, 0)), (3, (1, 1))):
         g.move(box, *arrows)
         kinds += [k for k, _ in g.drain()]
-    assert g.ring == 1
+    assert g.border == 1
     assert kinds.index("shrink") > max(i for i, k in enumerate(kinds) if k == "ball")
 
 
@@ -189,7 +189,7 @@ def place(g, box, name):
 
 def test_clamping_order_balls_first_then_players_in_turn_order():
     assert rules.clamp_order([1, 0, 2, 3]) == [1, 0, 2, 3]
-    # Player 2 is Player One. Players 2 and 1 stand on a1 and b1 when the red ring goes on:
+    # Player 2 is Player One. Players 2 and 1 stand on a1 and b1 when the red border goes on:
     # player 2 clamps first (a1 -> b2), then player 1 (b1 -> b2) pushes player 2 on north.
     # The other order would end with player 1 on b2 and player 2 pushed diagonally to c3.
     g = game("2@h4 1@c4 3@d4 4@e4 *e6n *a6e r0 t2")
@@ -227,7 +227,7 @@ def test_nobody_is_ever_without_a_legal_move_on_the_smallest_board():
     # skip is tested above through a seam.
     import itertools
     g = Game([0, 1, 2, 3], Dice(Fair(seeded(1))))
-    g.ring = 2
+    g.border = 2
     inner = [y * 8 + x for y in range(2, 6) for x in range(2, 6)]
     checked = 0
     for squares in itertools.combinations(inner, 4):

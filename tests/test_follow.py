@@ -108,7 +108,7 @@ def agree(core, f, lines):
     assert (None if f.contest is None else f.contest["c"]) == contest, where
     assert f.settings == core.settings
     if board is not None:
-        assert f.board.position() == board, where
+        assert f.chessboard.position() == board, where
 
 
 def play_script(rig, inputs):
@@ -285,7 +285,7 @@ def test_a_stream_before_version_4_is_followed_through_its_set_up():
     said = [json.loads(line) for line in rig.lines]
     set_up = [ev["p"] for ev in said if ev["ev"] == "turn" and ev["phase"] == "setup"]
     assert len(set_up) == 3 and turns == [*set_up, None]     # then the first turn of play
-    assert then.board.position() == now.board.position() and then.winner == now.winner
+    assert then.chessboard.position() == now.chessboard.position() and then.winner == now.winner
 
 
 # -- the schema ---------------------------------------------------------------------------
@@ -387,13 +387,13 @@ def test_a_record_with_values_no_board_writes_is_counted_not_a_crash():
     for record in (hello, {"ev": "referee", "t": 1, "players": [1, 2]},
                    {"ev": "position", "t": 1, "phase": "play", "text": "1@c3 2@f3 *b7n *g7s t1"}):
         assert f.take(record) is None
-    before = dict(f.board.where)
+    before = dict(f.chessboard.where)
     bad = [{"ev": "ball", "t": 2, "ball": 1, "step": 1, "start": "b7", "end": "b6", "heading": "up-ish"},
            {"ev": "setup", "t": 3, "p": 1, "square": "z9"},
            {"ev": "order", "t": 4, "order": []}]
     for record in bad:
         assert f.take(record) is None          # the types are right: the schema lets them by
-    assert f.unread == 3 and f.events == 6 and f.board.where == before
+    assert f.unread == 3 and f.events == 6 and f.chessboard.where == before
 
 
 def test_games_are_counted_from_the_hello():

@@ -1,4 +1,4 @@
-"""Stream v5 decides what stream v1 decided, byte for byte (tests/golden/README.md).
+"""Stream v6 decides what stream v1 decided, byte for byte (tests/golden/README.md).
 
 Each recorded script runs through today's firmware; the lines stream 2 added (``cmd``,
 ``button``, ``release``, presses of a box in fault) are set aside, ``hello`` loses its new
@@ -19,7 +19,8 @@ included (``courtside.core.usages``), where v1 listed nine (``V1_HELP``). Settin
 since (``courtside.settings.ADDED``: ``pace``) are set aside from ``settings`` lines.
 Stream 5 added ``hold``, ``pending`` and ``cursor`` (set aside) and names what a refused
 press waits for by the hold: a refusal "wait for the move to be shown" is read as v1's
-"wait for the rolls" (V1_WAIT).
+"wait for the rolls" (V1_WAIT). Stream 6 calls ``shrink``'s ``ring`` ``border``: read back
+as ``ring``.
 """
 
 import json
@@ -74,6 +75,9 @@ def as_v1(line, seen=None):
     if kind == "settings":
         for name in config.ADDED:       # settings added since, at their defaults
             assert fields.pop(name) == config.DEFAULTS[name]
+        return events.line(kind, t, fields)
+    if kind == "shrink":
+        fields["ring"] = fields.pop("border")
         return events.line(kind, t, fields)
     if kind == "refuse" and fields["reason"] in V1_WAIT:
         fields["reason"] = V1_WAIT[fields["reason"]]
@@ -148,4 +152,4 @@ def test_the_v1_stream_is_kept(script):
         kind, t_now, _ = events.parse(new)
         late = events.parse(old)[1] - t_now
         assert late == 0 if kind in INPUTS else 0 <= late <= V1_PASS_LATE_US, (new, old)
-    assert json.loads(run.stdout.splitlines()[0])["stream"] == 5
+    assert json.loads(run.stdout.splitlines()[0])["stream"] == 6

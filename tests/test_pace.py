@@ -3,7 +3,7 @@ follower when the referee's matrix shows it, not when the board sends it.
 
 The firmware's own core runs whole refereed games in the test rig, stepped when it asks;
 after every pass the follower's board (fed through ``Paced`` on the same clock) must be the
-board the matrix shows (``RefereeMode.shown``): figures, deathballs, the ring, the dead.
+board the matrix shows (``RefereeMode.shown``): figures, deathballs, the border, the dead.
 So the log, the legend and the board panel never give the run away."""
 
 import pytest
@@ -47,12 +47,12 @@ class Watched(Rig):
 
     def _compare(self):
         stage = self.core.stage
-        board = self.follow.board
+        board = self.follow.chessboard
         shown = getattr(stage, "shown", None)
         if board is None or shown is None or stage.game.phase == engine.INITIATIVE:
             return
-        assert (board.where, board.balls, board.ring, sorted(board.dead)) == \
-            (shown.where, shown.balls, shown.ring, sorted(shown.dead))
+        assert (board.where, board.balls, board.border, sorted(board.dead)) == \
+            (shown.where, shown.balls, shown.border, sorted(shown.dead))
         self.compared += 1
 
 

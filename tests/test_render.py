@@ -76,13 +76,13 @@ def test_the_deathball_board_is_drawn_as_the_follower_has_it(name):
         if ev["ev"] == "position":       # the referee's own word for the board: they agree
             positions += 1
             pos = notation.parse(" ".join(t for t in ev["text"].split() if not t.endswith("@?")))
-            drawn = render.grid(f.board)
+            drawn = render.grid(f.chessboard)
             assert {p + 1 for p in pos["where"] if pos["where"][p] >= 0} == \
                 {what for char, what in drawn.values() if isinstance(what, int)}, ev
             assert {notation.square_name(sq) for sq in pos["balls"]} == \
                 {sq for sq, (char, what) in drawn.items() if char == "@"}
-            assert pos["ring"] == f.board.ring
-            rows = render.rows(f.board)
+            assert pos["border"] == f.chessboard.border
+            rows = render.rows(f.chessboard)
             assert len(rows) == 9 and rows[-1] == "  a b c d e f g h"
             assert sum(row[2:].count("@") for row in rows) == 2
     assert positions >= 2
@@ -121,8 +121,8 @@ def test_relative_brightness_keeps_every_level_apart():
     after = {c for c in render.cells(scaled) if c is not None}
     assert len(after) == len(before) >= 8                # no two cues merged into one colour
     assert max(max(c) for c in after) == 255             # the brightest shown at full
-    ring = render.cells(scaled)[0]                        # a8: outside the red ring
-    assert ring[0] > 40 and ring[1] == ring[2] == 0      # dim red, yet visible
+    border = render.cells(scaled)[0]                        # a8: outside the red border
+    assert border[0] > 40 and border[1] == border[2] == 0      # dim red, yet visible
     assert render.dims(scaled)[0] and not render.dims(scaled)[8 * 5 + 3]   # drawn as dim; d3 (a figure) not
 
 
@@ -169,11 +169,11 @@ def test_the_headless_simulator_reads_as_sentences_with_names():
     assert bad.returncode == 2 and "courtside sim:" in bad.stderr
 
 
-def _shown(where, balls, headings, ring):
+def _shown(where, balls, headings, border):
     """A board as the referee holds it (courtside.deathball.track.Shown), set directly."""
     from courtside.deathball.track import Shown
     shown = Shown()
-    shown.where, shown.balls, shown.headings, shown.ring = dict(where), list(balls), list(headings), ring
+    shown.where, shown.balls, shown.headings, shown.border = dict(where), list(balls), list(headings), border
     return shown
 
 

@@ -296,7 +296,7 @@ def test_a_board_log_with_a_failed_and_a_successful_save_replays_identical(tmp_p
     assert answers == [("error", "flash write failed: worn out"), ("ok", None), ("ok", None),
                        ("error", "save only between games (in a lobby): flash writes pause capture")]
     assert len(flash.asked) == 2 and flash.asked[1]["tie_us"] == 800
-    assert events[0]["can_save"] is True and events[0]["stream"] == 5
+    assert events[0]["can_save"] is True and events[0]["stream"] == 6
     cmd_t = {e["t"] for e in events if e["ev"] == "cmd" and e["line"] == "save"}
     assert {e["t"] for e in events if e["ev"] in ("ok", "error") and e.get("line", "save") == "save"
             and e.get("cmd", "save") == "save"} == cmd_t   # the time of the pass that saved
@@ -344,9 +344,51 @@ def test_a_version_4_log_still_replays_identical(name):
     assert any(e["ev"] == "hold" for e in report.sessions[0].replayed)
     # a v5 log whose hold lines were lost is not identical: the hold is compared there
     today = _script_stream(name)
-    assert today[0]["stream"] == 5
+    assert today[0]["stream"] == 6
     assert rp.rejudge(today).identical
     assert not rp.rejudge([e for e in today if e["ev"] != "hold"]).identical
+
+
+def _v5_shrink_log():
+    path = ROOT / "tests" / "streams" / "v5_deathball_shrink.jsonl"
+    return path.read_text().splitlines()
+
+
+def test_a_version_5_log_with_shrinks_ring_still_replays_and_follows():
+    """tests/streams/v5_deathball_shrink.jsonl: a game in which the red border goes on, as the firmware
+    streamed it in version 5, when ``shrink`` named its border ``ring``. Replay reads it
+    with today's name and finds it identical; the follower keeps the border from it."""
+    from courtside_follow.follower import Follower
+    lines = _v5_shrink_log()
+    events = [json.loads(line) for line in lines]
+    shrinks = [e for e in events if e["ev"] == "shrink"]
+    assert events[0]["stream"] == 5 and [e["ring"] for e in shrinks] == [1]
+    assert not [e for e in shrinks if "border" in e]
+    report = rp.rejudge(events)
+    assert report.identical and not report.damaged
+    follower = Follower()
+    seen = []
+    for line in lines:
+        record, problem = follower.feed_line(line)
+        assert problem is None, (line, problem)
+        if record["ev"] == "shrink":
+            seen.append(follower.chessboard.border)
+    assert seen == [1] and follower.unread == 0
+
+
+def test_the_stream_names_the_border_border_and_no_longer_ring():
+    """Since stream 6 ``shrink`` says ``border``, never ``ring``; a stream-6 record with the
+    old name is not an event (the schema says what it lacks)."""
+    from courtside_follow import schema
+    today = _script_stream("deathball_shrink")
+    shrinks = [e for e in today if e["ev"] == "shrink"]
+    assert today[0]["stream"] == 6 and [e["border"] for e in shrinks] == [1]
+    assert not [e for e in today if "ring" in e]
+    old = {"ev": "shrink", "t": 1, "ring": 1, "size": 6, "corners": ["b2", "g7"]}
+    assert schema.check(dict(old), 6) == "shrink event without border"
+    assert schema.check(dict(old), 5) is None
+    assert schema.upgrade(dict(old), 5) == {"ev": "shrink", "t": 1, "border": 1, "size": 6,
+                                            "corners": ["b2", "g7"]}
 
 
 def _replay_command(path):

@@ -117,8 +117,8 @@ def matrix_cell(x, y):
 
 def test_every_deathball_cue_has_its_own_colour():
     # A board with every cue at once: two figures, the mover's pending square, both balls
-    # and the pixel ahead of each, the red ring; then the same board with the mover dimmed
-    # (the blink), and the green ring; all scaled by the brightness setting, as the core does.
+    # and the pixel ahead of each, the red border; then the same board with the mover dimmed
+    # (the blink), and the green border; all scaled by the brightness setting, as the core does.
     frame = bytearray(192)
     where = {0: 2 * 8 + 3, 1: 4 * 8 + 5}                 # player 1 on d3, player 2 on f5
     balls = [6 * 8 + 1, 1 * 8 + 6]                        # b7 and g2
@@ -131,8 +131,8 @@ def test_every_deathball_cue_has_its_own_colour():
     for name, f, (col, row) in (
             ("figure 1", frame, (3, 2)), ("figure 2", frame, (5, 4)), ("pending", frame, (3, 3)),
             ("ball 1", frame, (1, 6)), ("ball 2", frame, (6, 1)), ("ahead 1", frame, (2, 6)),
-            ("ahead 2", frame, (6, 2)), ("red ring", frame, (0, 0)), ("figure 1 blinking", dimmed, (3, 2)),
-            ("green ring", dimmed, (1, 1)), ("inside", frame, (4, 6))):
+            ("ahead 2", frame, (6, 2)), ("red border", frame, (0, 0)), ("figure 1 blinking", dimmed, (3, 2)),
+            ("green border", dimmed, (1, 1)), ("inside", frame, (4, 6))):
         term.frame(display.scale(bytearray(f), 96))
         screen = screen_of(term)
         x, y = matrix_cell(col, 7 - row)
@@ -313,11 +313,11 @@ def test_the_real_command_on_a_pseudo_terminal():
         os.close(main)
 
 
-def _shown(where, balls, headings, ring):
+def _shown(where, balls, headings, border):
     """A board as the referee holds it (courtside.deathball.track.Shown), set directly."""
     from courtside.deathball.track import Shown
     shown = Shown()
-    shown.where, shown.balls, shown.headings, shown.ring = dict(where), list(balls), list(headings), ring
+    shown.where, shown.balls, shown.headings, shown.border = dict(where), list(balls), list(headings), border
     return shown
 
 
@@ -330,7 +330,7 @@ def test_dead_figures_and_figures_not_placed_read_apart():
     term = make_terminal()
     board = _shown({0: 9}, [], [], 0)
     board.dead = [1]                                  # box 2's figure walked into a ball
-    term.follow.board = board
+    term.follow.chessboard = board
     term.follow.players = [1, 2, 3]
     legend = " | ".join(term._legend())
     assert "on b2" in legend and "out of the game" in legend and "not placed yet" in legend

@@ -115,7 +115,7 @@ def _wrong_cells(shot, frame):
 
 def seen_cells(shot, frame):
     """Each cell's colour in the shot: at the centre of a bright pixel's disc or an unlit
-    LED, on the ring of a dim pixel (drawn as a ring, radius 0.34 of a cell)."""
+    LED, on the outline of a dim pixel (drawn as a hollow circle, radius 0.34 of a cell)."""
     cell = shot.width / 8
     dims = render.dims(bytes(frame))
     return [shot(int((i % 8 + 0.5 + (0.34 if dims[i] else 0)) * cell), int((i // 8 + 0.5) * cell))
@@ -571,7 +571,7 @@ def screen_contrast(driver):
 
 def test_every_cue_on_the_pages_matrix_stands_3_to_1_against_an_unlit_led(web, driver):
     """Measured in screenshots at a laptop's and a TV's size: the Deathball board with the
-    red ring, both balls and the pixel ahead of each, the figures and the mover's blink
+    red border, both balls and the pixel ahead of each, the figures and the mover's blink
     (both phases); the pending square after a first arrow; the bounce die's face, wall and
     arrow; a Dodge Ball contest with a tie mark and a thin early band."""
     try:

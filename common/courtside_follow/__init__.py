@@ -8,7 +8,7 @@ every face (the terminal, the page, the monitor, replay) stands on one reading o
 - ``follower``: a ``Follower`` fed the events one by one, that knows the mode, the
   phase, the players, whose turn it is (set-up included), what the board is waiting
   for, the open contest, the last verdict, the winner, the settings in force, and the
-  Deathball board (``courtside.deathball.track.Shown``);
+  Deathball chessboard (``chessboard``, a ``courtside.deathball.track.Shown``);
 - ``pace``: the matrix's schedule read from the stream: each record held back until the
   matrix shows it (a run step by step, the die's face after its tumble), then fed to the
   follower, so no face tells what the matrix has not shown yet;
@@ -26,5 +26,5 @@ goes to a board (it is not in ``firmware/manifest.py``).
         got = read(text)               # None: not an event line
         if got is not None and got[1] is None:
             f.feed(got[0])
-    f.waiting, f.turn, f.board.position()
+    f.waiting, f.turn, f.chessboard.position()
 """

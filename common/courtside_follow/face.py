@@ -2,7 +2,7 @@
 
 Every face (the terminal simulator, the monitor, replay, the page, the text filter) says
 an event and draws the game through here, from a ``courtside_follow.follower.Follower``:
-event records into sentences, a verdict into a banner, the follower's Deathball board
+event records into sentences, a verdict into a banner, the follower's Deathball chessboard
 (``track.Shown``) into squares, what the board waits for into a status line, and frames
 (192 bytes of RGB) into cells for a screen. Its choices (colour names, sentences, the
 brightness lift) are ``FACE``, plain data a web page can load as JSON. Runs on CPython,
@@ -11,7 +11,7 @@ the MicroPython unix port and the page's WebAssembly.
     names = Names({1: "Ann"})
     sentence({"ev": "join", "t": 0, "p": 1}, names)     # 'Ann (red) joins the game.'
     status(follower, names)                              # 'wait: P2 to set up. ...'
-    rows(follower.board)                                 # the board as text, row 8 first
+    rows(follower.chessboard)                            # the chessboard as text, row 8 first
     cells(frame)                                         # 64 RGB cells, relative brightness
 """
 
@@ -31,7 +31,7 @@ FACE: dict = {
                 zip(("red", "yellow", "cyan", "blue"), COLOURS)],
     "balls": [{"name": "ball 1", "colour": "white", "led": list(BALL_COLOURS[0])},
               {"name": "ball 2", "colour": "pink", "led": list(BALL_COLOURS[1])}],
-    "rings": {"1": "red ring (6x6)", "2": "green ring (4x4)"},
+    "borders": {"1": "red border (6x6)", "2": "green border (4x4)"},
     "ranks": ["first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth"],
     "early": {"no throw open": "no throw was open",
               "throw already answered": "the throw was already answered"},
@@ -39,12 +39,12 @@ FACE: dict = {
               "lobby": "lobby"},
     # Matrix levels are shown relative to the brightest pixel of the frame, then lifted
     # (level ** lift, about a screen's gamma, as the drive levels are linear light) so that
-    # dim cues (rings, the pending square, a ball's heading, the blinking figure) stay
+    # dim cues (borders, the pending square, a ball's heading, the blinking figure) stay
     # apart from bright ones; 0 < lift <= 1. An unlit LED is drawn "off", and no lit pixel
     # darker than a luminance of "floor" (WCAG relative luminance), so every cue stands at
     # least 3:1 against an unlit LED (tests/test_contrast.py). Raised that far, a dim red
     # is not much darker than a bright one, so a pixel below "dim" of the frame's brightest
-    # level is also drawn in another shape (a ring on the page, a shaded block in the
+    # level is also drawn in another shape (a hollow circle on the page, a shaded block in the
     # terminal): a figure's blink, a pending square, a heading stay apart.
     "lift": 0.5,
     "off": [20, 20, 20],
@@ -200,7 +200,7 @@ def _clamp(ev, n):
 _HOLDING = {"rolls": "the initiative rolls", "move": "the move", "run": "the deathballs' run"}
 
 _SENTENCES = {
-    "hello": lambda e, n: "Courtside %s started in %s (stream %s, capture %s)." % (
+    "hello": lambda e, n: "Courtside %s started in %s (stream %s, capture %s in use)." % (
         e.get("fw"), mode_name(e.get("mode")), e.get("stream"), e.get("capture")),
     "pong": lambda e, n: "Courtside %s answers, in %s." % (e.get("fw"), mode_name(e.get("mode"))),
     "mode": lambda e, n: "Mode: %s." % mode_name(e.get("mode")),
@@ -253,7 +253,7 @@ _SENTENCES = {
         e.get("ball"), e.get("square"), e.get("face"), e.get("heading")),
     "ball": lambda e, n: "Ball %s steps to %s." % (e.get("ball"), e.get("end")),
     "death": _death,
-    "shrink": lambda e, n: "The board shrinks: %s." % FACE["rings"].get(str(e.get("ring")), "a ring"),
+    "shrink": lambda e, n: "The board shrinks: %s." % FACE["borders"].get(str(e.get("border")), "a border"),
     "clamp": _clamp,
     "winner": _winner,
     "position": lambda e, n: "Position: %s." % e.get("text"),
@@ -378,53 +378,53 @@ for _each in FACE["players"] + FACE["balls"]:
     _each["rgb"] = list(screen_rgb(_each["led"]))
 
 
-# the Deathball board, as the follower has it ----------------------------------------------
+# the Deathball chessboard, as the follower has it -----------------------------------------
 
-def figures(board):
-    """{player (1 to 4): square name} of the figures on a board (``track.Shown``)."""
-    return {box + 1: notation.square_name(sq) for box, sq in board.where.items()
+def figures(chessboard):
+    """{player (1 to 4): square name} of the figures on a chessboard (``track.Shown``)."""
+    return {box + 1: notation.square_name(sq) for box, sq in chessboard.where.items()
             if isinstance(sq, int) and sq >= 0}
 
 
-def balls(board):
-    """[(ball number, square name, heading name)] of a board's deathballs."""
-    return [(i + 1, notation.square_name(sq), notation.heading_name(board.headings[i]))
-            for i, sq in enumerate(board.balls)]
+def balls(chessboard):
+    """[(ball number, square name, heading name)] of a chessboard's deathballs."""
+    return [(i + 1, notation.square_name(sq), notation.heading_name(chessboard.headings[i]))
+            for i, sq in enumerate(chessboard.balls)]
 
 
-def grid(board):
+def grid(chessboard):
     """{square name: (char, what)}: what is a player number, "ball1"/"ball2" or "ahead1"/
     "ahead2" (a ball's next square)."""
     out = {}
-    shown = balls(board)
+    shown = balls(chessboard)
     for i, square, heading in shown:
         ahead = _step(square, heading)
         if ahead and ahead not in out:
             out[ahead] = ("+", "ahead%d" % i)
-    for p, square in figures(board).items():
+    for p, square in figures(chessboard).items():
         out[square] = (str(p), p)
     for i, square, _heading in shown:
         out[square] = ("@", "ball%d" % i)
     return out
 
 
-def inside(board, square):
-    """True for a square inside the board's ring."""
-    ring = board.ring
+def inside(chessboard, square):
+    """True for a square inside the chessboard's border."""
+    border = chessboard.border
     col, row = "abcdefgh".index(square[0]), int(square[1]) - 1
-    return ring <= col <= 7 - ring and ring <= row <= 7 - ring
+    return border <= col <= 7 - border and border <= row <= 7 - border
 
 
-def rows(board):
+def rows(chessboard):
     """Row 8 first: "8 . . @ . . . . ." with "1".."4" figures, "@" balls, "+" a ball's
-    next square, "." inside the ring, " " outside; then the letters."""
-    cells_ = grid(board)
+    next square, "." inside the border, " " outside; then the letters."""
+    cells_ = grid(chessboard)
     out = []
     for row in range(8, 0, -1):
         line = "%d " % row
         for col in "abcdefgh":
             sq = col + str(row)
-            line += (cells_[sq][0] if sq in cells_ else "." if inside(board, sq) else " ") + " "
+            line += (cells_[sq][0] if sq in cells_ else "." if inside(chessboard, sq) else " ") + " "
         out.append(line.rstrip())
     out.append("  a b c d e f g h")
     return out
@@ -451,10 +451,10 @@ def pending_square(f):
     """The square (0-63, a1 = 0) the first arrow of the move being entered reaches, as the
     matrix shows it dim, or None."""
     p = mover(f)
-    if p is None or f.pending not in ARROW_NAMES or f.board is None or p - 1 not in f.board.where:
+    if p is None or f.pending not in ARROW_NAMES or f.chessboard is None or p - 1 not in f.chessboard.where:
         return None
     dx, dy = ARROWS[ARROW_NAMES.index(f.pending)]
-    sq = f.board.where[p - 1]
+    sq = f.chessboard.where[p - 1]
     col, row = (sq & 7) + dx, (sq >> 3) + dy
     return row * 8 + col if 0 <= col < 8 and 0 <= row < 8 else None
 
@@ -462,9 +462,9 @@ def pending_square(f):
 def setup_cursor(f):
     """Set-up: (the free set-up squares, the index of the one the cursor is on) as the
     matrix shows them, or None outside a set-up turn."""
-    if f.phase != "setup" or f.board is None or mover(f) is None:
+    if f.phase != "setup" or f.chessboard is None or mover(f) is None:
         return None
-    taken = set(f.board.where.values())
+    taken = set(f.chessboard.where.values())
     free = [sq for sq in SETUP_SQUARES if sq not in taken]
     if not free:
         return None

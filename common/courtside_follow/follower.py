@@ -2,7 +2,8 @@
 
 ``Follower.feed`` takes the events one by one, as records (``schema.read``), and keeps
 what they say. Players are numbered as the stream numbers them, 1 to 4; the Deathball
-board is a ``courtside.deathball.track.Shown`` (its players 0 to 3, as the firmware's).
+chessboard is a ``courtside.deathball.track.Shown`` (its players 0 to 3, as the firmware's);
+it is ``chessboard`` here, since "the board" is the one the stream comes from.
 
     f = Follower()
     for record in records:
@@ -23,14 +24,15 @@ board is a ``courtside.deathball.track.Shown`` (its players 0 to 3, as the firmw
     f.verdict    # the last verdict record, its tie records in "ties"
     f.winner, f.over, f.together   # Deathball: the game's end (winner None: nobody)
     f.settings   # the settings in force
-    f.board      # Deathball: the board (Shown), None outside a refereed game
+    f.chessboard # Deathball: the chessboard (Shown), None outside a refereed game
 
 What the board waits for, after an event, is the board's own state after the pass that
 wrote it: a set-up ``turn`` comes with ``order``, a ``turn`` with the deathballs' run,
 while the matrix still shows the rolls or the run; ``hold`` says when the board starts
 holding presses back and why, ``ready`` when it takes that player's presses again
 (docs/deathball.md#events). A stream before 5 has no ``hold``: there the events the
-matrix takes time to show stand for it (``_HELD``).
+matrix takes time to show stand for it (``_HELD``). A stream before 6 names ``shrink``'s
+``border`` ``ring``: its records are read with today's names (``schema.upgrade``).
 """
 
 from courtside import events
@@ -58,7 +60,7 @@ class Follower:
         self.stream = None       # the stream's version, from the hello
         self.fw = None
         self.can_save = None
-        self.capture = None
+        self.capture = None      # the capture backend in use (the hello's); settings["capture"]: asked for
         self.boxes = None
         self.settings = dict(config.DEFAULTS)
         self.mode = None
@@ -78,10 +80,10 @@ class Follower:
         self._game()
 
     def _game(self):
-        """Nothing of a game known: no turn, contest, verdict, winner, board or refusal
+        """Nothing of a game known: no turn, contest, verdict, winner, chessboard or refusal
         (``refused``: the last ``refuse`` or ``refused`` record)."""
         self.turn = self.busy = self.contest = self.verdict = None
-        self.winner = self.board = self.refused = self.pending = self.roll = self.cursor = None
+        self.winner = self.chessboard = self.refused = self.pending = self.roll = self.cursor = None
         self.over = False
         self.together = []
 
@@ -145,18 +147,20 @@ class Follower:
         heading or a square that is none, an empty order) changes what it can and is
         counted in ``unread``; what the follower knew stands."""
         kind = ev["ev"]
+        if kind in schema.RENAMED and type(self.stream) is int:
+            schema.upgrade(ev, self.stream)      # an older stream's field names (``shrink``'s ``ring``)
         self.t = ev["t"]
         self.events += 1
         handle = _HANDLERS.get(kind)
         try:
             if handle is not None:
                 handle(self, ev)
-            if self.board is not None:
-                self.board.apply(kind, ev)
+            if self.chessboard is not None:
+                self.chessboard.apply(kind, ev)
         except (ValueError, KeyError, IndexError, TypeError):
             self.unread += 1
             return
-        if self.board is not None and kind in _HELD and self.busy != BUSY_RUN and not self.says_hold():
+        if self.chessboard is not None and kind in _HELD and self.busy != BUSY_RUN and not self.says_hold():
             self.busy = _HELD[kind]
 
     def says_hold(self):
@@ -236,7 +240,7 @@ class Follower:
         self._game()
         self.phase = "initiative"
         self.players = list(ev["players"])
-        self.board = Shown()
+        self.chessboard = Shown()
 
     def _roll(self, ev):
         self.roll = ev
@@ -251,8 +255,8 @@ class Follower:
         self.turn = ev["order"][0]       # a stream before 4 says no set-up turn
 
     def _setup(self, ev):
-        order = self.board.order if self.board is not None else []
-        placed = len(self.board.where) + 1 if self.board is not None else len(order)
+        order = self.chessboard.order if self.chessboard is not None else []
+        placed = len(self.chessboard.where) + 1 if self.chessboard is not None else len(order)
         self.turn = order[placed] + 1 if placed < len(order) else None   # (before 4)
 
     def _turn(self, ev):
@@ -293,7 +297,7 @@ class Follower:
         if self.command == ["position"]:
             self.pending = None          # a position set (``state`` only says where it stands)
         try:
-            self.board = Shown.from_position(ev["text"])
+            self.chessboard = Shown.from_position(ev["text"])
         except (ValueError, IndexError, KeyError):
             pass         # before every figure is placed (``?``): the board followed stands
         if self.phase == "over":

@@ -80,7 +80,7 @@ class View:
             out["verdict"] = {"c": v.get("c"), "lines": words.verdict_lines(v, n),
                               "order": [self._placing(o) for o in v.get("order", [])],
                               "sentence": words.sentence(v, n)}
-        if f.board is not None:
+        if f.chessboard is not None:
             out["board"] = self._board()
         if f.roll is not None:
             r = f.roll
@@ -98,7 +98,7 @@ class View:
 
     def _board(self):
         """The board as the follower has it; ``turn`` the player whose presses it takes."""
-        b = self.follow.board
+        b = self.follow.chessboard
         squares = {}
         for square, (char, what) in words.grid(b).items():
             if isinstance(what, int):
@@ -142,14 +142,16 @@ class View:
             order = [_Placing(o.get("rank"), o["p"] - 1, bool(o.get("early")))
                      for o in f.verdict.get("order", [])]
             return display.contest(*display.bands_of(order))
-        if f.mode == "referee" and f.board is not None:
+        chessboard = f.chessboard
+        if f.mode == "referee" and chessboard is not None:
             frame = bytearray(192)
             mover = words.mover(f)
             cursor = words.setup_cursor(f)
             if cursor is not None:          # set-up: the free squares and the cursor, as the board draws them
-                board_view.setup(frame, f.board, cursor[0], cursor[1], board_view.PLAYER_COLOURS[mover - 1])
+                board_view.setup(frame, chessboard, cursor[0], cursor[1],
+                                 board_view.PLAYER_COLOURS[mover - 1])
                 return frame
-            board_view.board(frame, f.board, turn=mover - 1 if mover else None, blink=True,
+            board_view.board(frame, chessboard, turn=mover - 1 if mover else None, blink=True,
                              pending=words.pending_square(f))
             return frame
         if f.mode == "die" and f.roll is not None and f.roll.get("face"):

@@ -22,7 +22,7 @@ INT_MAX = 1 << 31
 # ``order`` and a list of presses in ``verdict``; the fields of ``settings`` are the
 # settings themselves (checked as ``courtside.settings`` checks them).
 TYPES = """
-count n c rank face round step ball by closed boxes stream tie_us size ring dropped new lines total
+count n c rank face round step ball by closed boxes stream tie_us size border dropped new lines total
 time t
 player p
 signed lag gap
@@ -39,6 +39,9 @@ NULLABLE = ("winner p", "refuse arrows", "ready p", "move end")
 # Fields a kind has always had only since a stream version: an older stream's record
 # may lack them.
 SINCE = {"hello settings": 2, "hello can_save": 4, "turn phase": 4}
+# Fields renamed, by kind: (old name, new name, the first stream version with the new name).
+# A record of an older stream is read with the new name (``upgrade``).
+RENAMED = {"shrink": (("ring", "border", 6),)}
 INPUTS = ("press", "ignored", "button", "release", "stuck", "unstuck")
 BUTTON_NAMES = BUTTONS + ARROWS + ("MAIN",)     # the pin map's names, as the stream says them
 PRESS_FIELDS = (("n", int), ("p", int), ("rank", int), ("lag", int), ("b", str), ("tie", bool))
@@ -200,10 +203,29 @@ def _fields(kind):
     return known
 
 
+def upgrade(record, stream=events.STREAM):
+    """``record``, of a stream of version ``stream``, with this version's field names: a
+    field an older stream named otherwise (``RENAMED``) is renamed, in place. Returns the
+    record.
+
+        upgrade({"ev": "shrink", "t": 9, "ring": 1, "size": 6, "corners": ["b2", "g7"]}, 5)
+        # {"ev": "shrink", "t": 9, "border": 1, ...}"""
+    kind = record.get("ev")
+    renamed = RENAMED.get(kind) if type(kind) is str else None
+    if renamed is not None:
+        for old, new, since in renamed:
+            if stream < since and old in record and new not in record:
+                record[new] = record.pop(old)
+    return record
+
+
 def check(record, stream=events.STREAM):
     """Why ``record`` cannot be the event it claims to be, or None; ``stream``: the
-    version of the stream it comes from (its session's ``hello``)."""
+    version of the stream it comes from (its session's ``hello``). A record of an older
+    stream is first given this version's field names, in place (``upgrade``)."""
     kind = record.get("ev")
+    if type(kind) is str and kind in RENAMED:
+        upgrade(record, stream)
     known = _KINDS.get(kind) if type(kind) is str else None     # a kind met before
     if known is None:
         known = _fields(kind) if type(kind) is str else None

@@ -26,5 +26,5 @@ VERSION = "0.1.0"
 # or the same inputs give other lines (2: inputs recorded, settings in hello; 3: early
 # settled in the verdict, a long press leaves the die mode; 4: set-up turns, ``ready``,
 # ``can_save`` in hello, one answer to a save; 5: ``hold``, a refusal's wait named by it,
-# ``pending``, ``cursor``).
-STREAM = 5
+# ``pending``, ``cursor``; 6: ``shrink``'s ``ring`` named ``border``).
+STREAM = 6

@@ -67,7 +67,7 @@ refuse p reason arrows
 bounce ball square template face forced incoming heading
 ball ball step start end heading
 death p square cause | by ball
-shrink ring size corners
+shrink border size corners
 clamp start end | p ball
 winner p together
 position text phase

@@ -39,7 +39,7 @@ class Pins:
     def __init__(self, data):
         self.data = data
         self.name = data.get("name", "")
-        self.board = data["board"]
+        self.model = data["board"]          # the board's model ("pico", "pico_w", ...): the map's "board"
         self.boxes = len(data["boxes"])
         gpio = button_gpio(data)
         # button_gpio[id] for ids 0..4*boxes-1, then the main button last

@@ -15,7 +15,7 @@ from courtside_follow.follower import Follower
 def answers(f):
     contest = f.contest
     verdict = f.verdict
-    board = f.board
+    board = f.chessboard
     return [f.mode, f.phase, f.players, f.turn, f.waiting, f.busy,
             None if contest is None else [contest["c"], len(contest["presses"])],
             None if verdict is None else [verdict["c"], len(verdict["ties"])],

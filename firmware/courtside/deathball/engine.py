@@ -50,7 +50,7 @@ class Game:
         self.dead = []                     # boxes in the order they died
         self.balls = list(rules.BALL_STARTS)
         self.headings = [rules.BALL_START_HEADING, rules.BALL_START_HEADING]
-        self.ring = 0
+        self.border = 0
         self.phase = INITIATIVE
         self.turn = None
         self.round = 0
@@ -71,7 +71,7 @@ class Game:
         return out
 
     def position(self):
-        return notation.write(self.order, self.where, self.balls, self.headings, self.ring,
+        return notation.write(self.order, self.where, self.balls, self.headings, self.border,
                               self.turn, self.round, self.dead)
 
     def alive(self):
@@ -145,7 +145,7 @@ class Game:
         self.dead = list(p["dead"])
         self.balls = p["balls"]
         self.headings = p["headings"]
-        self.ring = p["ring"]
+        self.border = p["border"]
         self.round = p["round"]
         self.winner = None
         self.turn = None
@@ -179,7 +179,7 @@ class Game:
     def _step(self, box, arrow, record):
         """One step with its pushes; returns why it is illegal, or None. Changes nothing
         when illegal. ``record`` False skips events (used to test legality)."""
-        lo, hi = rules.ring_bounds(self.ring)
+        lo, hi = rules.border_bounds(self.border)
         step = _ARROWS[arrow]
         start = self.where[box]
         target = _on(start, step, lo, hi)
@@ -369,13 +369,13 @@ class Game:
         self._shrink()
 
     def _ball_step(self, step):
-        lo, hi = rules.ring_bounds(self.ring)
+        lo, hi = rules.border_bounds(self.border)
         for ball in range(2):
             square = self.balls[ball]
             heading = self.headings[ball]
             if _on(square, heading, lo, hi) < 0:
                 face, forced = self.dice.roll()
-                template, new = rules.bounce(face, square, self.ring, heading)
+                template, new = rules.bounce(face, square, self.border, heading)
                 self._emit("bounce", ball=ball + 1, square=notation.square_name(square),
                            template=template, face=face, forced=forced,
                            incoming=notation.heading_name(heading),
@@ -392,15 +392,15 @@ class Game:
                 self._kill(box, "ball", ball=ball)
 
     def _shrink(self):
-        while self.ring < rules.ring_after(len(self.dead)):
+        while self.border < rules.border_after(len(self.dead)):
             ndead = len(self.dead)
-            self.ring += 1
-            lo, hi = rules.ring_bounds(self.ring)
-            self._emit("shrink", ring=self.ring, size=rules.RINGS[self.ring],
+            self.border += 1
+            lo, hi = rules.border_bounds(self.border)
+            self._emit("shrink", border=self.border, size=rules.BORDERS[self.border],
                        corners=[notation.square_name(lo * 9), notation.square_name(hi * 9)])
             for ball in range(2):
                 square = self.balls[ball]
-                to = rules.clamp(square, self.ring)
+                to = rules.clamp(square, self.border)
                 if to != square:
                     self.balls[ball] = to
                     self._emit("clamp", ball=ball + 1, start=notation.square_name(square),
@@ -412,7 +412,7 @@ class Game:
                 if box not in self.where:
                     continue
                 square = self.where[box]
-                to = rules.clamp(square, self.ring)
+                to = rules.clamp(square, self.border)
                 if to != square:
                     self._clamp_player(box, square, to, lo, hi)
             if self._ended(ndead):

@@ -7,7 +7,7 @@ the referee writes the board into the event stream. Tokens, separated by spaces:
     3@x       player 3 is dead
     4@?       player 4 has not set up yet (written during set-up; not read back)
     *b8n      a deathball on b8 heading north (n ne e se s sw w nw); the first is ball 0
-    r1        ring on the board: r0 8x8, r1 6x6 (b2-g7), r2 4x4 (c3-f6)
+    r1        border on the board: r0 8x8, r1 6x6 (b2-g7), r2 4x4 (c3-f6)
     t3        whose turn it is (player 3); omitted when the game is over
     n5        round number (optional, default 1)
 
@@ -59,13 +59,13 @@ def _number(text, token):
 
 
 def parse(text):
-    """A dict {order, where, dead, balls, headings, ring, turn, round} from position text."""
+    """A dict {order, where, dead, balls, headings, border, turn, round} from position text."""
     order = []
     where = {}
     dead = []
     balls = []
     headings = []
-    ring = 0
+    border = 0
     turn = None
     rnd = 1
     for token in words(text):
@@ -83,7 +83,7 @@ def parse(text):
             balls.append(square_of(token[1:3]))
             headings.append(heading_of(token[3:]))
         elif token[0] == "r":
-            ring = _number(token[1:], token)
+            border = _number(token[1:], token)
         elif token[0] == "t":
             turn = _number(token[1:], token) - 1
         elif token[0] == "n":
@@ -94,34 +94,34 @@ def parse(text):
         raise ValueError("a position needs two deathballs")
     if len(order) < 2:
         raise ValueError("a position needs two to four players")
-    if ring < 0 or ring > 2:
-        raise ValueError("ring must be r0, r1 or r2")
-    if ring > len(dead):
-        raise ValueError("ring r%d needs %d dead" % (ring, ring))
+    if border < 0 or border > 2:
+        raise ValueError("border must be r0, r1 or r2")
+    if border > len(dead):
+        raise ValueError("border r%d needs %d dead" % (border, border))
     squares = [where[b] for b in where]
     if len(set(squares)) != len(squares):
         raise ValueError("two players on one square")
-    lo, hi = ring, 7 - ring
+    lo, hi = border, 7 - border
     for sq in squares + balls:
         if not (lo <= (sq & 7) <= hi and lo <= (sq >> 3) <= hi):
-            raise ValueError("%s is outside the ring" % square_name(sq))
+            raise ValueError("%s is outside the border" % square_name(sq))
     for sq in squares:
         if sq in balls:
             raise ValueError("a player on a deathball's square is dead")
     if turn is not None and turn not in where:
         raise ValueError("the player to move must be alive")
     return {"order": order, "where": where, "dead": dead, "balls": balls,
-            "headings": headings, "ring": ring, "turn": turn, "round": rnd}
+            "headings": headings, "border": border, "turn": turn, "round": rnd}
 
 
-def write(order, where, balls, headings, ring, turn, rnd=1, dead=None):
+def write(order, where, balls, headings, border, turn, rnd=1, dead=None):
     parts = []
     for box in order:
         at = square_name(where[box]) if box in where else "x" if dead is None or box in dead else "?"
         parts.append("%d@%s" % (box + 1, at))
     for i in range(len(balls)):
         parts.append("*%s%s" % (square_name(balls[i]), heading_name(headings[i])))
-    parts.append("r%d" % ring)
+    parts.append("r%d" % border)
     if turn is not None:
         parts.append("t%d" % (turn + 1))
     if rnd > 1:

@@ -8,7 +8,7 @@ tests/test_deathball_rules.py. The engine asks this module; it never decides the
 Squares are numbers ``row * 8 + column``: column 0..7 is a..h, row 0..7 is 1..8, row 1 is
 the starting edge. A heading is a step ``(dx, dy)`` with dy > 0 towards row 8 (north).
 
-    rules.ring_bounds(1)                     # (1, 6): the 6x6 board b2-g7
+    rules.border_bounds(1)                   # (1, 6): the 6x6 board b2-g7
     rules.wall_heading(3, (0, -1), (0, 1))   # straight in from the north wall: (0, -1)
 """
 
@@ -36,20 +36,20 @@ ARROWS = ((0, 1), (0, -1), (-1, 0), (1, 0))
 ARROW_NAMES = tuple(name.lower() for name in BUTTON_ARROWS)   # as the stream and commands say them
 OPPOSITE = (1, 0, 3, 2)
 
-# Border rings: after the first death the red ring (6x6, b2-g7), after the second the
-# green ring (4x4, c3-f6). Later deaths shrink nothing further.
-RINGS = (8, 6, 4)
-LAST_RING = const(2)
+# Borders: after the first death the red border (6x6, b2-g7), after the second the
+# green border (4x4, c3-f6). Later deaths shrink nothing further.
+BORDERS = (8, 6, 4)
+LAST_BORDER = const(2)
 
 
-def ring_bounds(ring):
-    """(lowest, highest) column and row index on the board inside ``ring`` (0, 1 or 2)."""
-    return ring, SIZE - 1 - ring
+def border_bounds(border):
+    """(lowest, highest) column and row index on the board inside ``border`` (0, 1 or 2)."""
+    return border, SIZE - 1 - border
 
 
-def ring_after(deaths):
-    """The ring that must be on the board once ``deaths`` players have died."""
-    return deaths if deaths < LAST_RING else LAST_RING
+def border_after(deaths):
+    """The border that must be on the board once ``deaths`` players have died."""
+    return deaths if deaths < LAST_BORDER else LAST_BORDER
 
 
 def turn_order(players, first):
@@ -60,10 +60,10 @@ def turn_order(players, first):
     return ordered[i:] + ordered[:i]
 
 
-def clamp(square, ring):
-    """The nearest square inside ``ring``: each coordinate is brought inside on its own,
+def clamp(square, border):
+    """The nearest square inside ``border``: each coordinate is brought inside on its own,
     so an edge square moves one square in and a corner square moves in diagonally."""
-    lo, hi = ring_bounds(ring)
+    lo, hi = border_bounds(border)
     x = square & 7
     y = square >> 3
     x = lo if x < lo else hi if x > hi else x
@@ -72,10 +72,10 @@ def clamp(square, ring):
 
 
 def clamp_order(order):
-    """Who moves in, in what order, when a ring goes on: the deathballs first (the engine
+    """Who moves in, in what order, when a border goes on: the deathballs first (the engine
     does them before calling this), then the players one by one in turn order, Player One
-    first. Shrinking happens ring by ring: if two players die in the same moment the red
-    ring goes on, with all its moving in, before the green one. A player moved onto another
+    first. Shrinking happens border by border: if two players die in the same moment the red
+    border goes on, with all its moving in, before the green one. A player moved onto another
     pushes it on in the direction of its own move (diagonally from a corner), chains
     allowed; anyone landing on a deathball dies."""
     return list(order)
@@ -91,14 +91,14 @@ def second_step(mover_alive, players_left):
 def game_over(players_left):
     """Deaths in one "moment" happen at the same time. A moment is one step of a player's
     move (with its pushes), one step of the two deathballs (they move together), or one
-    ring going on (with all its moving in). The game ends at the end of the first moment
+    border going on (with all its moving in). The game ends at the end of the first moment
     that leaves one player (the winner) or none (no winner: the last died together)."""
     return players_left <= 1
 
 
-def walls(square, ring):
-    """Inward headings of the walls of ``ring`` that ``square`` touches (0, 1 or 2)."""
-    lo, hi = ring_bounds(ring)
+def walls(square, border):
+    """Inward headings of the walls of ``border`` that ``square`` touches (0, 1 or 2)."""
+    lo, hi = border_bounds(border)
     x = square & 7
     y = square >> 3
     out = []
@@ -158,10 +158,10 @@ def corner_heading(face, inward):
     return on_right
 
 
-def bounce(face, square, ring, incoming):
+def bounce(face, square, border, incoming):
     """(template, new heading) for a ball on ``square`` whose next step would leave the
-    board: "corner" on a corner square of the ring, else "wall"."""
-    inward = walls(square, ring)
+    board: "corner" on a corner square of the border, else "wall"."""
+    inward = walls(square, border)
     if len(inward) == 2:
         return "corner", corner_heading(face, (inward[0][0] + inward[1][0], inward[0][1] + inward[1][1]))
     return "wall", wall_heading(face, inward[0], incoming)

@@ -7,7 +7,7 @@ check afterwards that the stream tells the whole story.
 
     shown = Shown.from_position("1@c1 2@d1 *b8n *g8n r0 t1")
     shown.apply("ball", {"ball": 1, "end": "b7", "heading": "s", ...})
-    shown.where, shown.balls, shown.headings, shown.ring, shown.turn
+    shown.where, shown.balls, shown.headings, shown.border, shown.turn
 """
 
 from courtside.deathball import notation, rules
@@ -18,7 +18,7 @@ class Shown:
         self.where = {}
         self.balls = list(rules.BALL_STARTS)
         self.headings = [rules.BALL_START_HEADING, rules.BALL_START_HEADING]
-        self.ring = 0
+        self.border = 0
         self.turn = None
         self.order = []
         self.dead = []
@@ -33,7 +33,7 @@ class Shown:
         s.where = dict(p["where"])
         s.balls = list(p["balls"])
         s.headings = list(p["headings"])
-        s.ring = p["ring"]
+        s.border = p["border"]
         s.turn = p["turn"]
         s.order = list(p["order"])
         s.dead = list(p["dead"])
@@ -65,7 +65,7 @@ class Shown:
         elif kind == "bounce":
             self.headings[f["ball"] - 1] = notation.heading_of(f["heading"])
         elif kind == "shrink":
-            self.ring = f["ring"]
+            self.border = f["border"]
         elif kind == "clamp":
             if "ball" in f:
                 self.balls[f["ball"] - 1] = notation.square_of(f["end"])
@@ -77,5 +77,5 @@ class Shown:
             self.turn = None
 
     def position(self):
-        return notation.write(self.order, self.where, self.balls, self.headings, self.ring,
+        return notation.write(self.order, self.where, self.balls, self.headings, self.border,
                               self.turn, self.round, self.dead)

@@ -3,7 +3,7 @@
 Each matrix pixel is one square of the chessboard: column a on the left, row 8 at the top
 (y = 0) and row 1, the starting edge, at the bottom (y = 7). Figures are in their player's
 colour, the two deathballs white and pink with a dim pixel ahead of each showing its
-heading, the squares outside the ring dim red (red ring) and dim green (green ring). The
+heading, the squares outside the border dim red (red border) and dim green (green border). The
 player to move blinks. All drawing goes into a caller's ``bytearray(192)``; nothing here
 allocates a frame.
 
@@ -15,8 +15,8 @@ allocates a frame.
 from courtside.display import COLOURS as PLAYER_COLOURS  # the same colours in every mode
 
 BALL_COLOURS = ((110, 110, 110), (160, 12, 48))   # white, pink
-_RED_RING = (14, 0, 0)
-_GREEN_RING = (0, 12, 0)
+_RED_BORDER = (14, 0, 0)
+_GREEN_BORDER = (0, 12, 0)
 _WALL = (30, 30, 30)
 _HEAD = (0, 110, 140)       # an arrow's head: apart from the ball it leaves, and the shaft
 
@@ -71,13 +71,13 @@ def setup(frame, shown, free, at, colour, blink=True):
 
 def board(frame, shown, turn=None, blink=True, pending=None):
     """The whole board of ``shown`` (a ``track.Shown``: its figures, deathballs, headings
-    and ring); ``turn`` the box whose figure blinks (dim when ``blink`` is False),
+    and border); ``turn`` the box whose figure blinks (dim when ``blink`` is False),
     ``pending`` the square a half-entered move has reached so far (dim in the mover's
     colour)."""
     clear(frame)
     band = 0
-    while band < shown.ring:
-        _outline(frame, band, _RED_RING if band == 0 else _GREEN_RING)
+    while band < shown.border:
+        _outline(frame, band, _RED_BORDER if band == 0 else _GREEN_BORDER)
         band += 1
     band = 0
     while band < len(shown.balls):
@@ -94,7 +94,7 @@ def board(frame, shown, turn=None, blink=True, pending=None):
 # on the matrix is a *ray*, (x, y, dx, dy): its start and its step, in pixels.
 
 def _outline(frame, band, colour):
-    """The squares ``band`` in from the edge: a ring outside the shrunken board."""
+    """The squares ``band`` in from the edge: a border outside the shrunken board."""
     far = 7 - band
     i = band
     while i <= far:
@@ -106,11 +106,11 @@ def _outline(frame, band, colour):
 
 
 def _heading(frame, shown, i):
-    """A dim pixel ahead of deathball ``i``, where it is heading (inside the ring)."""
-    ring = shown.ring
+    """A dim pixel ahead of deathball ``i``, where it is heading (inside the border)."""
+    border = shown.border
     x = (shown.balls[i] & 7) + shown.headings[i][0]
     r = (shown.balls[i] >> 3) + shown.headings[i][1]
-    if ring <= x <= 7 - ring and ring <= r <= 7 - ring:
+    if border <= x <= 7 - border and border <= r <= 7 - border:
         _dim_square(frame, r * 8 + x, BALL_COLOURS[i])
 
 

@@ -176,7 +176,7 @@ async def run(hw, pins=None, pixel_ms=PIXEL_MS, fill_ms=FILL_MS, led_ms=LED_MS,
     pins = pins or hw.pins
     b = _Bench(hw, pins)
     result = {"missing": [], "stuck": [], "done": False}
-    b.say("bring-up: %s on a %s, %d boxes, %d buttons" % (pins.name or "pin map", pins.board,
+    b.say("bring-up: %s on a %s, %d boxes, %d buttons" % (pins.name or "pin map", pins.model,
                                                          pins.boxes, pins.main_id + 1))
     stuck = pressed_ids(b.levels, pins)
     result["stuck"] = stuck

@@ -55,7 +55,7 @@ def chi_square_equal(counts):
 
 def ball_paths(game):
     """Squares each deathball will surely cross before its next bounce this run."""
-    lo, hi = rules.ring_bounds(game.ring)
+    lo, hi = rules.border_bounds(game.border)
     danger = set()
     for square, (dx, dy) in zip(game.balls, game.headings):
         x, y = square & 7, square >> 3

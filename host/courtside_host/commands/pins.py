@@ -75,7 +75,7 @@ def check_file(path: Path, out=None) -> bool:
             wrong(what)
         return False
     out = out or sys.stdout
-    print("%s: good: %s, %d box%s, %d buttons" % (path, pins.board, pins.boxes,
+    print("%s: good: %s, %d box%s, %d buttons" % (path, pins.model, pins.boxes,
                                                    "" if pins.boxes == 1 else "es", pins.main_id + 1),
           file=out)
     for note in pinmap.advice(pins.data):

@@ -121,10 +121,10 @@ def route(sources: dict, pins: dict, plan: Plan, stubs=None, colours=None) -> di
         for net in sorted(across, key=lambda n: (sources[n][1], n)):
             sx, sy, way = sources[net]
             px, py, side = pins[net]
-            ring = upper if (sy + py) / 2 < centre else lower
+            around = upper if (sy + py) / 2 < centre else lower     # the channel above or below the Pico
             near, far = (left, right) if way > 0 else (right, left)
             first = None
-            for ky, y in ring.free(*plan.span):
+            for ky, y in around.free(*plan.span):
                 for k1, x1 in near.free(sy, y, skip(sy, -way), limit=20):
                     for k2, x2 in far.free(y, py, limit=20):
                         points = [(sx, sy), (x1, sy), (x1, y), (x2, y), (x2, py), (px, py)]
@@ -139,7 +139,7 @@ def route(sources: dict, pins: dict, plan: Plan, stubs=None, colours=None) -> di
                     continue
                 break
             ky, k1, k2, points = first
-            ring.take(ky, *plan.span)
+            around.take(ky, *plan.span)
             near.take(k1, sy, points[2][1])
             far.take(k2, points[2][1], py)
             place(net, points)

@@ -38,6 +38,8 @@ an event as the stream has them (an unknown kind or field, a field of the wrong 
 lone surrogate in a text, a time past ``MAX_T``, a button its session's board does not
 have) is left out and counted (``Report.damaged``); a session whose ``hello`` cannot be a
 board's (its boxes, mode or settings) is not replayed and says why (``Session.problem``).
+A record of an older stream is read with today's field names (``schema.upgrade``: a
+stream before 6 calls ``shrink``'s ``border`` ``ring``), so it compares with the replay's.
 
 A log that starts in the middle of a game (a monitor attached to a running board) is
 replayed from its first game start. Before that, the Dodge Ball presses it holds (the
@@ -350,6 +352,8 @@ class _Log:
             if problem is not None and _left_out(ev, problem) is not None:
                 self.report.damage(_left_out(ev, problem))
                 continue
+            if self.stream < STREAM:
+                schema.upgrade(ev, self.stream)     # an older stream's field names as today's
             if ev["ev"] == "hello":
                 self.stream = ev["stream"] if type(ev.get("stream")) is int else STREAM
                 self.hello = (ev, problem) if self.report is not None else (None, None)

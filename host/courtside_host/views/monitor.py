@@ -6,7 +6,7 @@ returns, for each event, rich renderables (or nothing for events not worth a lin
 - every event as its sentence, each player's name in the player's colour;
 - a verdict as a table, rank by rank, with lags, ties and early answers;
 - faults, stuck buttons, dropped edges, errors and early answers stand out;
-- in Deathball, the board as the follower (``courtside_follow.follower``) has it, after
+- in Deathball, the chessboard as the follower (``courtside_follow.follower``) has it, after
   every move (each ``turn``), at the winner and for each ``position``;
 - what the board waits for (``wait: P2 to set up``, ``wait: the balls are moving``), each
   time it changes, once what the matrix shows at one moment has been said.
@@ -32,7 +32,7 @@ _STYLES = {
     "error": "bold red", "unsent": "bold red", "winner": "bold green", "death": "bold",
     "refuse": "yellow", "withdrawn": "yellow", "hello": "bold", "start": "bold",
 }
-_BOARD_AFTER = ("turn", "winner")
+_DRAWN_AFTER = ("turn", "winner")      # the kinds the chessboard is drawn after
 
 
 def colour(p):
@@ -80,8 +80,8 @@ def verdict_table(ev, title=None, names=None, settings=None):
     return table
 
 
-def board(shown):
-    """A Deathball board (``track.Shown``) as an 8x8 grid in colour, row 8 on top."""
+def chessboard(shown):
+    """The Deathball chessboard (``track.Shown``) as an 8x8 grid in colour, row 8 on top."""
     grid = render.grid(shown)
     out = Text()
     for row in range(8, 0, -1):
@@ -120,7 +120,7 @@ class Monitor:
         f = self.follow
         out = []
         while True:
-            before = f.board
+            before = f.chessboard
             ev = self.paced.next(now)
             if ev is None:
                 break
@@ -143,10 +143,10 @@ class Monitor:
         if kind == "verdict":
             return [verdict_table(ev, names=self.names, settings=f.settings)]
         if kind == "position":      # a position the board could not be built from: as text
-            return [board(f.board) if f.board is not before else line(ev, self.names)]
+            return [chessboard(f.chessboard) if f.chessboard is not before else line(ev, self.names)]
         out = [line(ev, self.names)]
-        if kind in _BOARD_AFTER and f.board is not None and f.board.where and f.phase != "setup":
-            out.append(board(f.board))
+        if kind in _DRAWN_AFTER and f.chessboard is not None and f.chessboard.where and f.phase != "setup":
+            out.append(chessboard(f.chessboard))
         return out
 
 

@@ -358,7 +358,7 @@ class Terminal:
             colour = _fg(render.rgb(f.winner))
             return ["", "\x1b[1m  ★  W I N N E R  ★\x1b[0m", "", "  " + colour + "\x1b[1m" + who + "\x1b[0m",
                     "", "  " + _fit(render.winner_sentence(f, n), 56)]
-        if f.board is not None:
+        if f.chessboard is not None:
             return self._legend()
         if f.contest is not None and f.mode == "dodgeball":
             out = ["\x1b[1mCONTEST %s\x1b[0m  open: judged when its window closes" % f.contest["c"]]
@@ -382,25 +382,25 @@ class Terminal:
         return []
 
     def _legend(self):
-        """The board as the follower has it, which is the board the matrix shows (the
+        """The chessboard as the follower has it, which is the one the matrix shows (the
         follower takes each event when the matrix shows it); while presses are held, the
         legend says why."""
         f = self.follow
-        board = f.board
+        chessboard = f.chessboard
         n = self.names
-        where = render.figures(board)
+        where = render.figures(chessboard)
         mover = render.mover(f)
         mark = "  ◀ to " + f.doing()
         out = []
-        dead = {q + 1 for q in board.dead}
+        dead = {q + 1 for q in chessboard.dead}
         for p in sorted(set(f.players) | set(where)):
             at = "on " + where[p] if p in where else "out of the game" if p in dead else "not placed yet"
             out.append(_fg(render.rgb(p)) + _fit("%s %s %s%s" % (
                 p, n.label(p), at, mark if p == mover else ""), 58))
-        for i, square, heading in render.balls(board):
+        for i, square, heading in render.balls(chessboard):
             out.append("@ ball %d on %s heading %s (+ its next square)" % (i, square, heading))
-        if board.ring:
-            out.append("dim: outside the " + render.FACE["rings"][str(board.ring)])
+        if chessboard.border:
+            out.append("dim: outside the " + render.FACE["borders"][str(chessboard.border)])
         if f.busy is not None:
             out.append("\x1b[1mwait: %s\x1b[0m (above: as the matrix shows it)" % f.busy)
         return out[:9]

@@ -364,9 +364,9 @@ function drawBoard(board) {
     cells.push(el("div", "label", String(row)));
     for (const [i, col] of [..."abcdefgh"].entries()) {
       const name = col + row;
-      // outside the ring: the band the red ring (the first death) or the green one took
+      // outside the border: the band the red border (the first death) or the green one took
       const band = Math.min(i, row - 1, 7 - i, 8 - row);
-      const where = inside.has(name) ? " in" : band === 0 ? " ring1" : " ring2";
+      const where = inside.has(name) ? " in" : band === 0 ? " border1" : " border2";
       const sq = el("div", "sq" + where + ((i + row) % 2 ? "" : " dark")
                        + (name === board.pending || name === board.cursor ? " pending" : ""));
       sq.dataset.square = name;           // pending: where a half-entered move's first arrow reaches
@@ -416,7 +416,7 @@ function paint(cells) {
     if (!c) return;
     const [colour, dim] = c;
     g.beginPath();
-    if (dim) {                                // a dim pixel: a ring, so it differs in shape too
+    if (dim) {                                // a dim pixel: a hollow circle, so it differs in shape too
       g.strokeStyle = rgb(colour);
       g.lineWidth = cell * 0.16;
       g.arc(x, y, cell * 0.34, 0, 2 * Math.PI);
