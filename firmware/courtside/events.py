@@ -157,10 +157,7 @@ def encode(kind, t, fields):
     out = _scratch if _REUSE else bytearray()
     if _REUSE:
         out[:] = b""             # emptied, its room kept
-    out += b'{"ev":'
-    _text(out, kind)
-    out += b',"t":'
-    out += b"%d" % t
+    _head(out, kind, t)
     if fields:
         out += b","
         _items(out, fields)
@@ -171,6 +168,14 @@ def encode(kind, t, fields):
     if len(out) > _SCRATCH_KEEP:
         _fresh_scratch()         # a storm's verdict does not keep its room for ever
     return line
+
+
+def _head(out, kind, t):
+    """What every line starts with: its kind, then its time."""
+    out += b'{"ev":'
+    _text(out, kind)
+    out += b',"t":'
+    out += b"%d" % t
 
 
 _REUSE = sys.implementation.name == "micropython"
@@ -200,10 +205,8 @@ def parts(kind, t, fields):
     is cut after every ``PART_ITEMS`` items. A board sends a storm's verdict this way a
     part per step, so no pass spends a long line's whole encoding at once, and no buffer
     of the whole line is ever made."""
-    out = bytearray(b'{"ev":')
-    _text(out, kind)
-    out += b',"t":'
-    out += b"%d" % t
+    out = bytearray()
+    _head(out, kind, t)
     keys = sorted(fields)
     for key in keys:
         out += b","

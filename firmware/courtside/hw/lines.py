@@ -141,11 +141,7 @@ class Sender:
             if self.unsent < 0x3FFFFFFF:
                 self.unsent += 1
             return False
-        data.append(_NL)
-        self._lines[self._tail] = data
-        self._tail = (self._tail + 1) & self._smask
-        self._bytes += len(data)
-        self.flush()
+        self.write_part(data, True)     # a whole line: its one part, and its end
         return True
 
     def write_part(self, data, end):
