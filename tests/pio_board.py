@@ -144,6 +144,29 @@ class PioBoard:
         self.cycle += self.costs.part(after)
         return value
 
+    # ``courtside.hw.native.enable_on_tick`` as the board runs it: spin until the timer
+    # ticks over, then set the state machine's enable bit a few cycles later.
+    TIMERAWL = 0x40054028
+    TICK_TO_WRITE = 8           # cycles from the edge to the write (a read loop, the store)
+    late = 0                    # the next ``late`` calls are each delayed past their edge by 2 us
+
+    def on_tick(self, timer_low, enable, bits, spins):
+        assert timer_low == self.TIMERAWL, hex(timer_low)
+        block = (enable - 0x50202000) // 0x100000
+        assert enable == 0x50202000 + 0x100000 * block and bits and bits < 16, (hex(enable), bits)
+        index = bits.bit_length() - 1
+        assert bits == 1 << index
+        edge = (self.cycle // MHZ + 1) * MHZ
+        self.cycle = edge + (self.costs.part(self.TICK_TO_WRITE) if self.costs else self.TICK_TO_WRITE)
+        if self.late:
+            self.late -= 1
+            self.cycle += 2 * MHZ       # an interrupt between the tick and the write
+        sm = next(m for m in self.machines if m.sm_id == 4 * block + index)
+        sm.enable()
+        if self.cycle // MHZ != edge // MHZ:
+            return -2
+        return (edge // MHZ) & 0x3FFFFFFF
+
     def levels(self):
         lv = 0x1FFFF
         for c, g, closed in sorted(self.edges):
@@ -231,14 +254,19 @@ class _Machine:
         if costs is not None:
             self.board.spend(costs.active[0])
         if value and not self.on:
-            self.started_at = self.board.cycle - self.ran
-            self.enables.append(self.board.cycle)
+            self.enable()
         elif not value and self.on:
             self.run_to(self.board.cycle)
         self.on = bool(value)
         if costs is not None:
             self.board.cycle += costs.part(costs.active[1])
         return self.on
+
+    def enable(self):
+        """The enable bit set, at the board's cycle now."""
+        self.started_at = self.board.cycle - self.ran
+        self.enables.append(self.board.cycle)
+        self.on = True
 
     def run_to(self, cycle):
         if not self.on:
@@ -337,10 +365,11 @@ def old_anchor(cap):
     cap._anchor = anchor
 
 
-def start_up_errors(pins, costs, start_us, rng, presses=24, old=False):
+def start_up_errors(pins, costs, start_us, rng, presses=24, old=False, on_tick=False):
     """One start-up of the PIO backend on a board with ``costs``: ``presses`` presses and
     releases on random buttons, their edges at evenly spread fractions of a microsecond,
-    after the start. Returns (signed stamp errors in us, the capture object)."""
+    after the start (``on_tick``: anchored on a timer edge, as a board with the native
+    module does). Returns (signed stamp errors in us, the capture object)."""
     from fractions import Fraction
 
     from courtside.clock import diff
@@ -363,7 +392,10 @@ def start_up_errors(pins, costs, start_us, rng, presses=24, old=False):
     cap = mod.PioCapture(ring, pins, ticks_us=board.ticks_us)
     if old:
         old_anchor(cap)
-    cap.start()
+    if on_tick:
+        cap.start(board.on_tick, board.TIMERAWL)
+    else:
+        cap.start()
     board.advance(int(t - start_us) + 200)
     cap.drain()
     got = []

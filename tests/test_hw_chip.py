@@ -51,6 +51,14 @@ def test_the_deployed_form_of_the_handler_runs_the_same(micropython, tmp_path):
     assert run_mp(micropython, "native_capture_heap_lock.py", tmp_path / "fw").split() == EXPECTED
 
 
+def test_the_tick_anchor_writes_only_just_after_a_clean_tick(micropython):
+    # The PIO capture's anchor in machine code, its timer moved by a second thread while
+    # the viper loop reads it: written once the timer ticks on by one (across the 32-bit
+    # wrap too), not when it never moves or jumps; the tick it turned to is returned.
+    out = run_mp(micropython, "native_anchor.py", FIRMWARE).split("\n")
+    assert out[:4] == ["still -1 0", "tick 0 2", "jump -1 0", "tick 4 2"]
+
+
 # Allocation -------------------------------------------------------------------------------
 
 def test_what_the_hardware_layer_allocates(micropython):
@@ -59,8 +67,9 @@ def test_what_the_hardware_layer_allocates(micropython):
     # drain, taking snapshots from the ring, an idle pass of the USB lines, sending bytes.
     assert figures["native pack matches"] is True
     for name in ("frame", "frame (native pack)", "press (PIO drain)", "ring get", "idle pass (lines)",
-                 "line sent"):
+                 "line sent", "first poll of a fresh poller", "first ipoll of a primed poll"):
         assert figures[name] == 0, (name, figures[name])
+    assert figures["first ipoll of a bare poll"] == "allocates"    # the one priming moves to start-up
     # Bounded: a queued event line is the encoder's buffer itself, kept, not copied (at
     # most its newline grows it); a command line costs its text.
     assert 0 <= figures["line queued"] <= 64

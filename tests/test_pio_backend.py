@@ -177,7 +177,7 @@ ANCHOR_MODELS = {
 }
 
 
-def _medians(model, starts, old, seed):
+def _medians(model, starts, old, seed, on_tick=False):
     import random
     import statistics
 
@@ -186,7 +186,7 @@ def _medians(model, starts, old, seed):
     out = []
     for i in range(starts):
         errors, cap = start_up_errors(PinMap(PINMAP), Costs(seed=seed * 100 + i, **ANCHOR_MODELS[model]),
-                                      rng.uniform(0, 50), rng, presses=24, old=old)
+                                      rng.uniform(0, 50), rng, presses=24, old=old, on_tick=on_tick)
         out.append(statistics.median(abs(e) for e in errors))
     return out
 
@@ -200,6 +200,50 @@ def test_every_start_up_stamps_within_half_a_microsecond(model):
     old = _medians(model, 8, True, seed=len(model))
     assert max(new) <= 0.5, [float(m) for m in new]
     assert sum(m > 0.5 for m in old) >= 6, [float(m) for m in old]
+
+
+@pytest.mark.parametrize("model", sorted(ANCHOR_MODELS))
+def test_the_tick_anchor_stamps_within_half_a_microsecond(model):
+    # The board's anchor (courtside.hw.native.enable_on_tick): the enable lands a few
+    # cycles after a microsecond edge, whatever the calls around it cost.
+    new = _medians(model, 8, False, seed=len(model), on_tick=True)
+    assert max(new) <= 0.5, [float(m) for m in new]
+
+
+def test_the_tick_anchor_sits_on_the_edge_and_retries_a_late_enable(board_module):
+    board = PioBoard([(5000.0, 3, True)], costs=Costs(), start_us=1.3)
+    board.late = 2              # the first two enables are interrupted after the edge
+    mod = board_module(board)
+    ring = Ring(16)
+    cap = mod.PioCapture(ring, PinMap(PINMAP), Flag(), ticks_us=board.ticks_us)
+    cap.start(board.on_tick, board.TIMERAWL)
+    sm = board.machines[0]
+    assert cap.anchored == "tick" and cap.anchor_tries == 3 and len(sm.enables) == 3
+    assert sm.rebuilds == 2                          # each late run set back to its top
+    edge = sm.enables[-1] - sm.enables[-1] % pio_board_mhz()
+    assert cap.stamper.ticks * pio_board_mhz() == edge and cap.stamper.frac == 0
+    assert 0 < sm.enables[-1] - edge < pio_board_mhz() // 4
+    board.advance(6000)
+    cap.drain()
+    pair = [0, 0]
+    assert ring.get(pair) and pair[1] == 0x1FFFF & ~8 and pair[0] == 5000
+    assert not ring.get(pair) and cap.drainer.unpaired == 0
+    cap.stop()
+
+
+def test_without_a_clean_tick_the_window_anchor_takes_over(board_module):
+    board = PioBoard([(5000.0, 3, True)], costs=Costs(), start_us=1.3)
+    board.late = 10 ** 6
+    mod = board_module(board)
+    cap = mod.PioCapture(Ring(16), PinMap(PINMAP), Flag(), ticks_us=board.ticks_us)
+    cap.start(board.on_tick, board.TIMERAWL)
+    assert cap.anchored == "window" and board.machines[0].on
+    cap.stop()
+
+
+def pio_board_mhz():
+    import pio_board
+    return pio_board.MHZ
 
 
 def test_an_interrupt_inside_the_enable_window_is_not_kept(board_module, monkeypatch):

@@ -130,6 +130,28 @@ def idle_pass():
 
 
 locked("idle pass (lines)", idle_pass)
+# The board's own readiness checks, real select.poll objects: the very first one of a
+# fresh poller allocates nothing either (the tuple a first ipoll makes was made at start).
+import select  # noqa: E402
+
+from courtside.hw.lines import poller, primed  # noqa: E402
+
+ready = poller(sys.stdin, select.POLLIN)
+locked("first poll of a fresh poller", ready)
+wake = primed(select.poll())
+wake.register(sys.stdin, select.POLLIN)
+
+
+def poll_once(p):
+    for _ in p.ipoll(0):
+        return True
+    return False
+
+
+locked("first ipoll of a primed poll", lambda: poll_once(wake))
+bare = select.poll()
+bare.register(sys.stdin, select.POLLIN)
+locked("first ipoll of a bare poll", lambda: poll_once(bare))    # what priming saves
 line = '{"ev":"press","t":123456,"p":2,"b":"THROW","rank":1}'
 encoded = bytearray(line.encode())     # as events.encode hands it over: the queue keeps this very buffer
 measured("line queued", lambda: tx.write_line(encoded))

@@ -40,7 +40,7 @@ def poller(stream, event):
     """A ``ready()`` for ``stream``: True when ``event`` (``select.POLLIN`` or ``POLLOUT``)
     holds now. It waits for nothing, and ``ipoll`` reuses its result: no allocation."""
     import select
-    poll = select.poll()
+    poll = primed(select.poll())
     poll.register(stream, event)
 
     def ready():
@@ -48,6 +48,16 @@ def poller(stream, event):
             return True
         return False
     return ready
+
+
+def primed(poll):
+    """``poll`` after one ``ipoll``: a poll object's first ``ipoll`` makes the result tuple
+    every later one reuses (MicroPython's ``select``), so that one allocation comes now,
+    at start-up, not in an idle pass of the game (on the chip it came about a second
+    after the lobby, when the loop first asked for the laptop's lines)."""
+    for _ in poll.ipoll(0):
+        break
+    return poll
 
 
 class Receiver:

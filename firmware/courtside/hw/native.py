@@ -96,6 +96,36 @@ def pack(frame, table, out):
     return out
 
 
+@micropython.viper
+def enable_on_tick(timer_low, enable, bits: int, spins: int) -> int:
+    """Wait for the microsecond timer to tick over, then write ``bits`` to ``enable`` at
+    once: the PIO capture's anchor (``courtside.hw.pio_capture``). Returns the tick it
+    turned to, which the write followed by a few instructions; -1 when it wrote nothing
+    (no tick within ``spins`` reads, or the tick came more than one microsecond on, so
+    something ran in between); -2 when it wrote, but the timer had moved on again by the
+    read after the write (an interrupt landed between the tick and the write).
+
+    ``enable`` is the PIO block's ``CTRL`` register at its atomic set alias, so the write
+    sets this state machine's enable bit and touches no other. Nothing here turns
+    interrupts off: an interrupt that lands between the tick and the write is seen by
+    the reads around it, up to one that ends inside the same microsecond."""
+    timer = ptr32(timer_low)
+    reg = ptr32(enable)
+    was = timer[0]
+    n = spins
+    while n > 0:
+        t = timer[0]
+        if t != was:
+            if ((t - was) & 0x3FFFFFFF) != 1:
+                return -1
+            reg[0] = bits
+            if timer[0] != t:
+                return -2
+            return t & 0x3FFFFFFF
+        n -= 1
+    return -1
+
+
 _PATTERN = const(0x2BADF00D)         # below 2**30: a small int on a 32-bit port
 _RAM = const(0x20000000)             # SRAM starts here on the RP2040 and the RP2350
 

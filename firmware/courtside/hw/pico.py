@@ -45,7 +45,7 @@ from courtside import events, ws2812code
 from courtside.capture import IrqCapture
 from courtside.clock import add, diff
 from courtside.hw import chain
-from courtside.hw.lines import Receiver, Sender, poller
+from courtside.hw.lines import Receiver, Sender, poller, primed
 from courtside.ring import Ring
 
 _SIO_GPIO_IN = const(0xD0000004)
@@ -213,6 +213,7 @@ class Pico:
         self.flag = None
         self.notes = []
         self.capture = None
+        self._native = False
         # PIO capture first: its DMA buffer is the one large block, taken while the heap
         # is still empty so it sits at the bottom and splits no free space.
         if pio:
@@ -222,14 +223,15 @@ class Pico:
         self._buzzer = PWM(Pin(pins.buzzer))
         self._buzzer.duty_u16(0)
         self._tone_until = None
-        self._native = self._load_native()
+        if self._native is False:          # not loaded yet (PIO capture loads it first)
+            self._native = self._load_native()
         self._matrix = Matrix(pins.matrix_pin)
         self._chain = chain.order(pins.serpentine, pins.grb)
         self._pack = self._native.pack if self._native else chain.pack
         self._wdt = None
         self._rx = Receiver(sys.stdin.buffer, poller(sys.stdin, select.POLLIN))
         self._tx = Sender(sys.stdout.buffer, poller(sys.stdout, select.POLLOUT), ticks_ms=time.ticks_ms)
-        self._input = select.poll()       # the loop's wait wakes on a byte from the laptop
+        self._input = primed(select.poll())   # the loop's wait wakes on a byte from the laptop
         self._input.register(sys.stdin, select.POLLIN)
         if self.capture is None:
             self._start_irq(pins)
@@ -250,7 +252,11 @@ class Pico:
                 raise OSError("rp2.DMA needs MicroPython 1.22 or newer")
             from courtside.hw.pio_capture import PioCapture
             capture = PioCapture(self.ring, pins)
-            capture.start()
+            self._native = self._load_native()
+            if self._native and sys.platform == "rp2":     # elsewhere its addresses mean nothing
+                capture.start(self._native.enable_on_tick, timer_low())
+            else:
+                capture.start()
             self.capture = capture
         except Exception as e:
             if capture is not None:

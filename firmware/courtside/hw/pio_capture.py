@@ -48,6 +48,9 @@ _RXF0 = const(0x20)              # RXF0..RXF3: one RX FIFO register per state ma
 _SHAPES = const(4)               # anchor windows with 0..3 extra calls each side of the enable
 _PROBES = const(16)              # windows measured per shape, the state machine stopped
 _TRIES = const(24)               # enables tried for a window of the rarer width
+_SET_ALIAS = const(0x2000)       # a write here sets bits of the register at offset 0 (CTRL)
+_TICK_CYCLES = const(12)         # the enable's write lies up to this many cycles after the edge
+_SPINS = const(20000)            # timer reads the tick anchor waits for an edge (a few ms)
 
 
 def window(pins):
@@ -107,10 +110,15 @@ class PioCapture:
         self.resolution_ns = self.stamper.ns(1)
         self.anchor_tries = 0          # enables the last start took
         self.anchor_spread_ns = 0      # where in its window the enable can lie, by the widths
+        self.anchored = ""             # "tick" or "window": how the last start anchored
         self._sm = None
         self._dma = None
 
-    def start(self):
+    def start(self, on_tick=None, timer_low=0):
+        """Capture from now on. ``on_tick`` (``courtside.hw.native.enable_on_tick``, with
+        the address of the timer's raw low word) anchors the stamps to a microsecond edge
+        of the timer; without it, or should it never get a clean edge, the anchor comes
+        from ``ticks_us()`` windows around the enable."""
         base = self.in_base
         sm = rp2.StateMachine(self.sm_id, self.program, in_base=Pin(base))
         sm.active(0)                  # the program sets its own registers when it starts
@@ -130,7 +138,29 @@ class PioCapture:
         for i, p in enumerate(self._inputs):
             lv |= p.value() << (base + i)
         self.drainer.last = lv & self.mask      # the first report repeats this: not a change
-        self._anchor(sm, dma)
+        if on_tick is None or not self._anchor_on_tick(on_tick, timer_low, dma):
+            self._anchor(self._sm, dma)
+
+    def _anchor_on_tick(self, on_tick, timer_low, dma):
+        """Enable the state machine a few instructions after the timer ticks over, in
+        machine code, and anchor count 0 at that tick (docs/pio-capture.md, "The anchor").
+        An enable that something delayed (an interrupt between the tick and the write) is
+        undone and tried again; False when no try came clean."""
+        pio, index = divmod(self.sm_id, 4)
+        enable = _PIO_BASE + pio * _PIO_STRIDE + _SET_ALIAS
+        for attempt in range(_TRIES):
+            self.drainer.skip(_DMA_COUNT - self._dma.count)
+            t = on_tick(timer_low, enable, 1 << index, _SPINS)
+            if t >= 0:
+                self.stamper.start(t)
+                self.anchor_tries = attempt + 1
+                self.anchor_spread_ns = _TICK_CYCLES * 1000 // (self.freq // 1000000)
+                self.anchored = "tick"
+                return True
+            if t == -2:               # enabled, but late: stopped and set back to its top
+                self._sm.active(0)
+                self._sm = rp2.StateMachine(self.sm_id, self.program, in_base=Pin(self.in_base))
+        return False
 
     def _anchor(self, sm, dma):
         """Enable the state machine inside a tight ``ticks_us()`` window and anchor count 0
@@ -163,6 +193,7 @@ class PioCapture:
         self.stamper.start_window(t0, t1)
         self.anchor_tries = attempt + 1
         self.anchor_spread_ns = best.spread_ns(w)
+        self.anchored = "window"
 
     def drain(self):
         """Move new captures into the ring; returns how many snapshots were put. With
