@@ -22,8 +22,11 @@ SITE = Path(next(p for p in sys.path if p.endswith("site-packages")))
                          ids=[str(p.relative_to(ROOT)) for p in FIRMWARE_FILES + COMMON_FILES])
 def test_compiles_with_mpy_cross(path, tmp_path):
     out = tmp_path / "out.mpy"
-    # native code (viper) compiles only for an architecture: the RP2040's, as deploy does for a Pico
-    march = ["-march=armv6m"] if "@micropython.viper" in path.read_text() else []
+    # native code (viper, inline Thumb) compiles only for an architecture: the
+    # RP2040's, as deploy does for a Pico
+    text = path.read_text()
+    native = "@micropython.viper" in text or "@micropython.asm_thumb" in text
+    march = ["-march=armv6m"] if native else []
     run = subprocess.run([tool("mpy-cross"), *march, "-o", str(out), str(path)], capture_output=True,
                          text=True, check=False)
     assert run.returncode == 0, run.stderr

@@ -225,9 +225,10 @@ def test_native_modules_are_compiled_for_the_board_and_the_rest_stay_bytecode(tm
     compiler = dep.Compiler(cache=tmp_path / "cache")
     assert compiler.sub() == 3
     built = dep.build(compiler=compiler, march="armv6m")
-    assert built.native == ["courtside/hw/native.py"] and built.left_off == []
-    native = built.files["courtside/hw/native.mpy"]
-    assert native[:2] == b"M\x06" and native[2] >> 2 == 4           # armv6m in the header
+    assert built.native == ["courtside/hw/native.py", "courtside/hw/thumb.py"] and built.left_off == []
+    for name in ("native", "thumb"):
+        native = built.files["courtside/hw/%s.mpy" % name]
+        assert native[:2] == b"M\x06" and native[2] >> 2 == 4       # armv6m in the header
     assert built.files["courtside/core.mpy"][2] >> 2 == 0           # bytecode only
 
 
@@ -235,7 +236,7 @@ def test_a_board_without_native_code_gets_no_native_module_and_is_told(tmp_path)
     compiler = dep.Compiler(cache=tmp_path / "cache")
     built = dep.build(compiler=compiler, march=None)
     assert "courtside/hw/native.mpy" not in built.files
-    assert built.left_off == ["courtside/hw/native.py"]
+    assert built.left_off == ["courtside/hw/native.py", "courtside/hw/thumb.py"]
     assert "courtside/hw/pico.mpy" in built.files and "courtside/capture.mpy" in built.files
 
 
@@ -246,10 +247,12 @@ def test_deploy_to_the_virtual_pico_leaves_native_code_off_and_x64_code_loads_on
     steps = []
     result = dep.deploy(vpico.port, on_step=lambda kind, what, n: steps.append((kind, what)))
     assert any(kind == "native" and "no machine code" in what for kind, what in steps)
-    assert result.native == [] and result.left_off == ["courtside/hw/native.py"]
+    assert result.native == [] and result.left_off == ["courtside/hw/native.py", "courtside/hw/thumb.py"]
     assert not (vpico.flash / "courtside" / "hw" / "native.mpy").exists()
-    # The x64 build itself loads on the unix port.
+    # The x64 build itself loads on the unix port; the inline Thumb module has no x64
+    # code, so it is left off (the viper anchor stands in).
     built = dep.build(compiler=dep.Compiler(cache=tmp_path / "cache"), march="x64")
+    assert built.native == ["courtside/hw/native.py"] and built.left_off == ["courtside/hw/thumb.py"]
     mpy = tmp_path / "courtside" / "hw" / "native.mpy"
     for name, data in built.files.items():
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)

@@ -3,11 +3,11 @@
 # loop reads it, its "CTRL" another array. Prints one line per case:
 #   tick  the tick returned  the enable register after
 # argv: the firmware folder (or a folder of .mpy files compiled for this port's -march).
+import _thread
 import sys
 import time
 from array import array
 
-import _thread
 import uctypes
 
 sys.path.insert(0, sys.argv[1])

@@ -85,6 +85,19 @@ def timer_low():
     return (0x400B0000 if _rp2350() else 0x40054000) + _TIMERAWL
 
 
+def _on_tick(native):
+    """The PIO anchor's edge-of-the-tick enable (``courtside.hw.pio_capture``): in Thumb
+    code on an ARM core, else in viper; None off a board, where the addresses mean
+    nothing, or where neither loads (the anchor then uses ``ticks_us()`` windows)."""
+    if sys.platform != "rp2":
+        return None
+    try:
+        from courtside.hw import thumb
+        return thumb.enable_on_tick
+    except Exception:             # a RISC-V core, or a board that cannot load it
+        return native.enable_on_tick if native else None
+
+
 def _stack_top():
     """Where the rp2 port's C stack ends, as an offset from the start of SRAM: the end of
     the scratch banks, 0x20042000 on an RP2040 and 0x20082000 on an RP2350."""
@@ -253,10 +266,7 @@ class Pico:
             from courtside.hw.pio_capture import PioCapture
             capture = PioCapture(self.ring, pins)
             self._native = self._load_native()
-            if self._native and sys.platform == "rp2":     # elsewhere its addresses mean nothing
-                capture.start(self._native.enable_on_tick, timer_low())
-            else:
-                capture.start()
+            capture.start(_on_tick(self._native), timer_low())
             self.capture = capture
         except Exception as e:
             if capture is not None:

@@ -148,7 +148,9 @@ class Compiler:
                              capture_output=True, text=True, check=False)
         if out.returncode:
             tmp.unlink(missing_ok=True)
-            if not march and "invalid arch" in out.stderr:
+            if "invalid arch" in out.stderr:
+                if march:     # machine code for another architecture (inline Thumb on x64)
+                    raise NeedsArch("%s has no code for %s" % (name, march))
                 raise NeedsArch("%s has native code" % name)
             raise DeployError("mpy-cross cannot compile %s:\n%s" % (name, out.stderr.strip()))
         tmp.replace(cached)
@@ -285,7 +287,11 @@ def build(firmware=FIRMWARE, pins=PINMAP, settings=None, compiler=None, source=F
             if march is None:
                 left_off.append(name)
                 continue
-            files[name[:-3] + ".mpy"] = compiler.compile(path, name, march)
+            try:
+                files[name[:-3] + ".mpy"] = compiler.compile(path, name, march)
+            except NeedsArch:
+                left_off.append(name)         # written for another architecture
+                continue
             native.append(name)
     files["pinmap.json"] = pin_map(pins)
     if settings is not None:
