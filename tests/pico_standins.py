@@ -19,6 +19,7 @@ class Standins:
         self.dmas = []
         self.emergency = []     # sizes asked of alloc_emergency_exception_buf
         self.sleeps = []        # time.sleep_us calls
+        self.feeds = 0          # watchdog feeds
         self.now = 0            # the microsecond clock, moved by the tests
         self.writable = True    # what a POLLOUT poll of stdout says
         self.readable = False   # what a POLLIN poll of stdin says
@@ -155,7 +156,7 @@ class Standins:
                 self.timeout = timeout
 
             def feed(self):
-                pass
+                rig.feeds += 1
 
         class Timer:
             PERIODIC, ONE_SHOT = 1, 0
@@ -184,10 +185,14 @@ class Standins:
         select.POLLIN, select.POLLOUT = 1, 4
 
         class Poll:
+            event = None                             # nothing registered: nothing ready
+
             def register(self, stream, event):
                 self.event = event
 
             def ipoll(self, timeout):
+                if self.event is None:
+                    return iter([])
                 if self.event == select.POLLOUT:
                     assert timeout == 0              # a write is never waited for
                     return iter([(None, self.event)] if rig.writable else [])

@@ -161,3 +161,31 @@ def test_a_frame_after_a_long_pause_is_not_held_back_by_the_tick_wrap(pico_layer
     rig.now = 2000 + (1 << 29) + 5               # over half the tick circle later: diff() < 0
     board.show(bytearray([9] * 192))
     assert sm.starts[-1] == rig.now
+
+
+def test_garbage_is_collected_before_a_wait_after_output_not_in_a_busy_pass(pico_layer, monkeypatch):
+    import gc
+    module, rig = pico_layer
+    board = build(module)
+    collected = []
+    monkeypatch.setattr(gc, "collect", lambda: collected.append(rig.now))
+    board.service(rig.now)                        # the first pass makes the watchdog
+    rig.now = 300_000
+    board.tidy(500)
+    assert collected == []                        # nothing was made since the start: no garbage
+    board.show(bytearray(192))
+    board.tidy(0)                                 # more to do at once: not now
+    board.tidy(5)                                 # too short a wait to spend on it
+    assert collected == []
+    feeds = rig.feeds
+    board.tidy(10)
+    assert collected == [300_000] and rig.feeds == feeds + 1 and board.tidy_collections == 1
+    rig.now += 100_000
+    board.write_line(bytearray(b'{"ev":"pong","t":1}'))
+    board.tidy(1000)                              # only 100 ms after the last one
+    assert collected == [300_000]
+    rig.now += 150_000
+    board.tidy(1000)
+    assert collected == [300_000, 550_000]
+    board.tidy(1000)                              # nothing made since
+    assert len(collected) == 2

@@ -170,15 +170,19 @@ def run_until(core, hw, idle_ms=0):
     """The loop without an event loop: ``hw.advance(ms)`` waits up to ``ms`` (a board for
     real, until an input comes; a virtual board by moving its clock) and says whether to go
     on. A board runs this: no event loop, no task, nothing scheduled on top of the loop, so
-    the deepest call of a pass is the loop's own (docs/firmware.md, "The C stack"). With
-    ``idle_ms``, while the core has nothing due the wait is that long: a virtual board jumps
+    the deepest call of a pass is the loop's own (docs/firmware.md, "The C stack"). A
+    board's ``tidy(wait_ms)`` runs before each wait (its garbage collected while nothing
+    is due). With ``idle_ms``, while the core has nothing due the wait is that long: a virtual board jumps
     straight to its next input."""
     lines = []
     wait_ms = 0
+    tidy = getattr(hw, "tidy", None)     # a board's collection while nothing is due
     while hw.advance(wait_ms):
         wait_ms = one_pass(core, hw, lines)
         if idle_ms and core.idle:
             wait_ms = idle_ms
+        if tidy is not None:
+            tidy(wait_ms)
 
 
 def run_virtual(core, board):

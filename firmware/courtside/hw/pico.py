@@ -56,6 +56,10 @@ _CLEAR_ALIAS = const(0x3000)       # write 1s here to clear bits of a peripheral
 _WDT_ENABLE = const(0x40000000)    # WATCHDOG CTRL bit 30
 _WDT_TIMEOUT_MS = const(5000)
 _ROOM_FOR_ANSWERS = const(1024)    # free bytes in the USB queue before a command line is read
+# A collection when the loop is about to wait (``tidy``): at least this long a wait ahead,
+# this long since the last one, and output made since (a busy pass's garbage).
+_TIDY_WAIT_MS = const(10)
+_TIDY_EVERY_MS = const(250)
 _STOP_FLUSH_MS = const(300)        # what release() waits for queued lines to go out
 _RING_PIO = const(1024)            # capture ring snapshots, with PIO capture
 _RING_IRQ = const(2048)            # ... with IRQ capture (no DMA buffer in front)
@@ -242,6 +246,9 @@ class Pico:
         self._chain = chain.order(pins.serpentine, pins.grb)
         self._pack = self._native.pack if self._native else chain.pack
         self._wdt = None
+        self._made = False                 # output since the last collection in ``tidy``
+        self._tidied = time.ticks_ms()
+        self.tidy_collections = 0
         self._rx = Receiver(sys.stdin.buffer, poller(sys.stdin, select.POLLIN))
         self._tx = Sender(sys.stdout.buffer, poller(sys.stdout, select.POLLOUT), ticks_ms=time.ticks_ms)
         self._input = primed(select.poll())   # the loop's wait wakes on a byte from the laptop
@@ -358,6 +365,7 @@ class Pico:
 
     def show(self, frame):
         """Queue ``frame`` (192 RGB bytes, scaled and capped) for the matrix; never waits."""
+        self._made = True
         self._pack(frame, self._chain, self._matrix.buffer())
         self._matrix.queue(time.ticks_us())
 
@@ -384,16 +392,37 @@ class Pico:
             self._wdt = WDT(timeout=_WDT_TIMEOUT_MS)
         self._wdt.feed()
 
+    def tidy(self, wait_ms):
+        """Before the loop waits ``wait_ms``: collect the garbage now, while nothing is
+        due, rather than let ``gc.threshold`` start a collection (about 9 ms on the chip
+        with a game's heap) in the middle of a busy pass. Only after a pass that made
+        output, at most every ``_TIDY_EVERY_MS``; the watchdog is fed after it, so the
+        collection counts as a pass of its own (``courtside.driver.run_until``)."""
+        if not self._made or wait_ms < _TIDY_WAIT_MS:
+            return
+        now = time.ticks_ms()
+        if time.ticks_diff(now, self._tidied) < _TIDY_EVERY_MS:
+            return
+        import gc
+        gc.collect()
+        self._made = False
+        self._tidied = now
+        self.tidy_collections += 1
+        if self._wdt is not None:
+            self._wdt.feed()
+
     def read_line(self):
         if self._tx.room() < _ROOM_FOR_ANSWERS:
             return None           # the line waits in the laptop's buffer for room for its answers
         return self._rx.read_line()
 
     def write_line(self, text):
+        self._made = True
         self._tx.write_line(text)
 
     def write_part(self, data, end):
         """One part of a long line (``courtside.driver.apply``)."""
+        self._made = True
         self._tx.write_part(data, end)
 
     def room(self):
