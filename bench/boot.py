@@ -76,7 +76,10 @@ def compile_tree(firmware, out):
             src = os.path.join(folder, name)
             rel = os.path.relpath(src, firmware)
             with open(src) as f:
-                viper = "@micropython.viper" in f.read()
+                text = f.read()
+            if "@micropython.asm_thumb" in text:
+                continue        # inline Thumb: no code for this machine (the Pico layer falls back)
+            viper = "@micropython.viper" in text
             target = os.path.join(out, rel[:-3] + ".mpy")
             os.makedirs(os.path.dirname(target), exist_ok=True)
             # the viper module as machine code, as a board gets it (for this machine's processor)

@@ -74,7 +74,8 @@ def compile_tree(out):
                     continue
                 src = os.path.join(folder, name)
                 with open(src) as f:
-                    if "@micropython.viper" in f.read():
+                    text = f.read()
+                    if "@micropython.viper" in text or "@micropython.asm_thumb" in text:
                         continue   # the Pico's machine code: the simulator never loads it
                 rel = os.path.relpath(src, tree)
                 target = os.path.join(out, rel[:-3] + ".mpy")

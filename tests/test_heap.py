@@ -44,8 +44,8 @@ def compiled(tmp_path_factory):
     out = tmp_path_factory.mktemp("mpy")
     for folder, package in ((FIRMWARE, "courtside"), (COMMON, "courtside_sim")):
         for path in (folder / package).rglob("*.py"):
-            if "@micropython.viper" in path.read_text():
-                continue        # native code for the Pico's IRQ handler: the simulator never loads it
+            if "@micropython.viper" in path.read_text() or "@micropython.asm_thumb" in path.read_text():
+                continue        # native code for the Pico (IRQ handler, anchor): the simulator never loads it
             target = out / path.relative_to(folder).with_suffix(".mpy")
             target.parent.mkdir(parents=True, exist_ok=True)
             name = path.relative_to(folder).as_posix()     # as deploy names them, wherever

@@ -365,7 +365,7 @@ def test_mpremote_and_deploy_still_work(tmp_path):
         assert mpremote("rm", ":x.py").returncode == 0
         steps = []
         result = deploy.deploy(pico.port, on_step=lambda kind, what, n: steps.append((kind, what)))
-        assert result.native == [] and result.left_off == ["courtside/hw/native.py"]
+        assert result.native == [] and result.left_off == ["courtside/hw/native.py", "courtside/hw/thumb.py"]
         port = serial.Serial(pico.port, timeout=0.2)
         try:
             seen = b""

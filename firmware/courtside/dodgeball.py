@@ -28,6 +28,8 @@ class DodgeBall(Stage):
         self._earliest = []          # the open contest's first presses in time order (ARRIVALS)
         self._of = None              # ... of this contest
         self._stale = False          # presses were withdrawn: the next press redraws
+        self._judged = []            # contests judged, their verdicts under way (oldest first)
+        self._step = 0               # the next part of the first one's verdict
         if ctx.seen:
             ctx.show(display.blank())
         for box in ctx.players:
@@ -76,13 +78,42 @@ class DodgeBall(Stage):
         return _among_earliest(self._earliest, p, contest.first)
 
     def poll(self, ctx, now):
+        """A contest whose window has closed is judged in one pass and its verdict given
+        a part a pass in the next ones (``_verdict_part``): on a board each part is a few
+        milliseconds, the whole of it tens. Any input first brings every verdict under
+        way to its end (``catch_up``), so the stream is the same however passes fall."""
+        if self._judged:
+            self._verdict_part(ctx)
+            return 0
         done = self.arbiter.poll(now)
         if done:
-            self._verdicts(ctx, done)
+            self._judged = done
+            self._step = 0
+            return 0
         due = self.arbiter.due(now)
         return None if due is None else due // 1000 + 1
 
+    def catch_up(self, ctx):
+        while self._judged:
+            self._verdict_part(ctx)
+
+    def _verdict_part(self, ctx):
+        """The next part of the first judged contest's verdict: its line, its ties' lines,
+        then what the table sees and hears."""
+        contest = self._judged[0]
+        step = self._step
+        self._step = step + 1
+        if step == 0:
+            _log_verdict(ctx, contest, self.arbiter.tie_us)
+        elif step == 1:
+            _log_ties(ctx, contest)
+        else:
+            self._judged.pop(0)
+            self._step = 0
+            _show_and_sound(ctx, contest)
+
     def stop(self, ctx):
+        self.catch_up(ctx)
         self._verdicts(ctx, self.arbiter.close(ctx.now))
 
     def withdraw(self, ctx, box, since):
@@ -106,10 +137,14 @@ class DodgeBall(Stage):
     def _verdict(self, ctx, contest):
         _log_verdict(ctx, contest, self.arbiter.tie_us)
         _log_ties(ctx, contest)
-        _show_verdict(ctx, contest.order)
-        _light_verdict(ctx, _best(contest.order))
-        if contest.ties:
-            ctx.tone("tie")
+        _show_and_sound(ctx, contest)
+
+
+def _show_and_sound(ctx, contest):
+    _show_verdict(ctx, contest.order)
+    _light_verdict(ctx, _best(contest.order))
+    if contest.ties:
+        ctx.tone("tie")
 
 
 def _ignored(ctx, box, button, stamp):

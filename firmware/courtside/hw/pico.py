@@ -273,7 +273,8 @@ class Pico:
             from courtside.hw.pio_capture import PioCapture
             capture = PioCapture(self.ring, pins)
             self._native = self._load_native()
-            capture.start(_on_tick(self._native), timer_low())
+            on_tick = _on_tick(self._native)
+            capture.start(on_tick, timer_low() if on_tick else 0)
             self.capture = capture
         except Exception as e:
             if capture is not None:
