@@ -98,15 +98,15 @@ class DodgeBall(Stage):
             self._verdict_part(ctx)
 
     def _verdict_part(self, ctx):
-        """The next part of the first judged contest's verdict: its line, its ties' lines,
-        then what the table sees and hears."""
+        """The next part of the first judged contest's verdict: its line, each of its
+        ties' lines, then what the table sees and hears."""
         contest = self._judged[0]
         step = self._step
         self._step = step + 1
         if step == 0:
             _log_verdict(ctx, contest, self.arbiter.tie_us)
-        elif step == 1:
-            _log_ties(ctx, contest)
+        elif step <= len(contest.ties):
+            _log_tie(ctx, contest, contest.ties[step - 1])      # one tie a pass
         else:
             self._judged.pop(0)
             self._step = 0
