@@ -49,7 +49,8 @@ _SHAPES = const(4)               # anchor windows with 0..3 extra calls each sid
 _PROBES = const(16)              # windows measured per shape, the state machine stopped
 _TRIES = const(24)               # enables tried for a window of the rarer width
 _SET_ALIAS = const(0x2000)       # a write here sets bits of the register at offset 0 (CTRL)
-_TICK_CYCLES = const(12)         # the enable's write lies up to this many cycles after the edge
+_TICK_CYCLES = const(16)         # the enable's write lies up to this many cycles after the edge
+                                 # (8-16 measured on the emulated RP2040, the Thumb version)
 _SPINS = const(20000)            # timer reads the tick anchor waits for an edge (a few ms)
 
 
@@ -115,12 +116,12 @@ class PioCapture:
         self._dma = None
 
     def start(self, on_tick=None, timer_low=0):
-        """Capture from now on. ``on_tick`` (``courtside.hw.native.enable_on_tick``, with
-        the address of the timer's raw low word) anchors the stamps to a microsecond edge
-        of the timer; without it, or should it never get a clean edge, the anchor comes
-        from ``ticks_us()`` windows around the enable."""
+        """Capture from now on. ``on_tick`` (``courtside.hw.thumb.enable_on_tick``, or
+        ``courtside.hw.native``'s, with the address of the timer's raw low word) anchors
+        the stamps to a microsecond edge of the timer; without it, or should it never get
+        a clean edge, the anchor comes from ``ticks_us()`` windows around the enable."""
         base = self.in_base
-        sm = rp2.StateMachine(self.sm_id, self.program, in_base=Pin(base))
+        sm = self._build()
         sm.active(0)                  # the program sets its own registers when it starts
         dma = rp2.DMA()
         pio, index = divmod(self.sm_id, 4)
@@ -149,7 +150,7 @@ class PioCapture:
         pio, index = divmod(self.sm_id, 4)
         enable = _PIO_BASE + pio * _PIO_STRIDE + _SET_ALIAS
         for attempt in range(_TRIES):
-            self.drainer.skip(_DMA_COUNT - self._dma.count)
+            self.drainer.skip(_DMA_COUNT - dma.count)
             t = on_tick(timer_low, enable, 1 << index, _SPINS)
             if t >= 0:
                 self.stamper.start(t)
@@ -157,10 +158,13 @@ class PioCapture:
                 self.anchor_spread_ns = _TICK_CYCLES * 1000 // (self.freq // 1000000)
                 self.anchored = "tick"
                 return True
-            if t == -2:               # enabled, but late: stopped and set back to its top
-                self._sm.active(0)
-                self._sm = rp2.StateMachine(self.sm_id, self.program, in_base=Pin(self.in_base))
+            if t == -2:               # enabled, but late
+                self._sm = self._build()
         return False
+
+    def _build(self):
+        """The state machine built (again): stopped, at its first instruction."""
+        return rp2.StateMachine(self.sm_id, self.program, in_base=Pin(self.in_base))
 
     def _anchor(self, sm, dma):
         """Enable the state machine inside a tight ``ticks_us()`` window and anchor count 0
@@ -188,8 +192,7 @@ class PioCapture:
             w = diff(t1, t0)
             if best.keep(w) or attempt == _TRIES - 1:
                 break
-            sm = rp2.StateMachine(self.sm_id, self.program, in_base=Pin(self.in_base))  # stopped, at the top
-            self._sm = sm
+            sm = self._sm = self._build()
         self.stamper.start_window(t0, t1)
         self.anchor_tries = attempt + 1
         self.anchor_spread_ns = best.spread_ns(w)

@@ -17,7 +17,7 @@ cannot be trusted (the timer had moved on by more than one, or moved again by th
 just after the write: something ran in between), so the caller stops the state machine
 and tries again. Nothing here turns interrupts off.
 
-Only a board with an ARM core runs this (``courtside.deploy`` compiles it for the
+Only a board with an ARM core runs this (``courtside deploy`` compiles it for the
 board's ``-march``); elsewhere it is not loaded, and ``courtside.hw.native``'s viper
 version or ``ticks_us()`` windows stand in (``courtside.hw.pio_capture``).
 """
