@@ -181,7 +181,7 @@ CEILINGS = {
     "courtside.display:_centre": 11,
     "courtside.display:contest": 11,
     "courtside.display:_band": 11,
-    "courtside.display:_band_column": 11,
+    "courtside.display:_tie": 11,
     "courtside.display:bands_of": 11,
     "courtside.display:scale": 11,
     "courtside.power:limit": 11,
