@@ -190,14 +190,21 @@ _levels = bytearray(256)     # value -> value * brightness // 255, for the last 
 _levels_for = [-1]
 
 
+def levels(brightness):
+    """The 256-entry table value -> value * brightness // 255 (one table, rebuilt only
+    when the brightness differs from the last one asked for)."""
+    table = _levels
+    if _levels_for[0] != brightness:
+        for v in range(256):
+            table[v] = v * brightness // 255
+        _levels_for[0] = brightness
+    return table
+
+
 def scale(frame, brightness):
     """Scale a frame in place by a 1..255 brightness setting."""
     if brightness < 255:
-        table = _levels
-        if _levels_for[0] != brightness:      # rebuilt only when the setting changes
-            for v in range(256):
-                table[v] = v * brightness // 255
-            _levels_for[0] = brightness
+        table = levels(brightness)
         for i in range(len(frame)):
             v = frame[i]
             if v:
