@@ -3,12 +3,9 @@
 # contest of up to 4 ranks and 4 players. Prints "cases N differ M" and, for each of the
 # first few that differ, the case; on MicroPython also "extra bytes B": the most heap a
 # contest took beyond the bytearray(192) it returns. tests/test_contest.py runs it on
-# both runtimes.
+# both runtimes. bench/frame_cost.py imports the reference from here.
 # argv: the firmware folder.
 import sys
-
-sys.path.insert(0, sys.argv[1] if len(sys.argv) > 1 else "firmware")
-from courtside import display
 
 COLOURS = ((255, 0, 0), (255, 170, 0), (0, 170, 255), (0, 40, 255))
 WHITE = (255, 255, 255)
@@ -131,6 +128,7 @@ def more_ranks():
 
 
 def check():
+    from courtside import display
     cases = 0
     differ = 0
     for source in (games, lone_bands, arrivals, more_ranks):
@@ -147,6 +145,7 @@ def check():
 
 def heap():
     """The most bytes a contest allocated beyond a bytearray(192) (unix port only)."""
+    from courtside import display
     from measure import allocated
     frame = allocated(lambda: bytearray(192))
     extra = 0
@@ -157,6 +156,8 @@ def heap():
     print("extra bytes", extra)
 
 
-check()
-if sys.implementation.name == "micropython":
-    heap()
+if __name__ == "__main__":
+    sys.path.insert(0, sys.argv[1])
+    check()
+    if sys.implementation.name == "micropython":
+        heap()
