@@ -4,7 +4,8 @@
 # brightness 1..255, in an order that rebuilds the shared brightness table, with frames
 # dark and sparse and dense and all 255, and frames whose sum after the brightness falls
 # just under, on and just over the power budget. Each native call runs under
-# micropython.heap_lock(). Prints one line:
+# micropython.heap_lock(), the first at each brightness building the brightness table
+# there. Prints one line:
 #   cases N differ D under U over O allocates A
 # argv: the firmware folder (or a folder of .mpy files compiled for this port's -march).
 import sys
@@ -64,14 +65,14 @@ counts = {"cases": 0, "differ": 0, "under": 0, "over": 0, "allocates": 0}
 order = list(range(1, 256)) + [255, 1, 96, 96, 200, 254, 2]
 for brightness in order:
     for frame in frames(brightness):
-        want = bytearray(frame)
-        want_scale = power.finish(want, brightness)
         got = bytearray(frame)
         kept, got_scale = locked(lambda g=got, b=brightness: native.finish(g, b))
         if not kept:
             counts["allocates"] += 1
             got = bytearray(frame)
             got_scale = native.finish(got, brightness)
+        want = bytearray(frame)
+        want_scale = power.finish(want, brightness)
         counts["cases"] += 1
         counts["under" if want_scale == 256 else "over"] += 1
         if got != want or got_scale != want_scale:
