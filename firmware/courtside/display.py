@@ -115,7 +115,8 @@ def contest(bands, early=None):
 
 
 # A band is drawn a row at a time, by slice assignment from the rows below: no call per
-# pixel, and no slice object on the heap (a store into a slice of a bytearray makes none).
+# pixel, and no slice object on the heap (a store into a slice of a bytearray makes none
+# on a MicroPython that keeps such a slice on the C stack, as 1.29 does; docs/firmware.md).
 # A tie's part of a row is written as a whole row from its first column on; the part to
 # its right is written after it, over what ran past, and the last part of a row runs into
 # the row below, which is drawn next. So ``_work`` has a row's room past the frame's 192
