@@ -20,6 +20,8 @@ RUNS = [
     ("bounce storm, PIO capture", [PY, "bounce_storm_pio.py"]),
     ("PIO capture's anchor, start-up by start-up", [PY, "pio_anchor.py"]),
     ("hardware layer: IRQ handler and frame build (MicroPython unix port)", [MICROPYTHON, "chip.py"]),
+    ("a frame's cost: contest drawing and finisher, old and new (CPython, then the unix port)",
+     [PY, "frame_cost.py"]),
     ("heap over 100,000 presses (MicroPython unix port)", [MICROPYTHON, "heap.py", "100000"]),
     ("main-loop latency (MicroPython unix port)", [MICROPYTHON, "latency.py", "300"]),
     ("main-loop latency (CPython)", [PY, "latency.py", "300"]),

@@ -34,9 +34,10 @@ def test_native_handler_stamps_right_and_never_allocates(micropython):
     assert run_mp(micropython, "native_capture_heap_lock.py", FIRMWARE).split() == EXPECTED
 
 
-def test_the_deployed_form_of_the_handler_runs_the_same(micropython, tmp_path):
+def test_the_deployed_form_of_the_native_code_runs_the_same(micropython, tmp_path):
     # What deploy sends a board: native compiled for the board's -march (here the
-    # unix port's x64), the rest bytecode; the handler still never allocates.
+    # unix port's x64), the rest bytecode; the handler and the frame finisher still never
+    # allocate, and the finisher still gives the bytecode one's bytes.
     compiler = dep.Compiler(cache=tmp_path / "cache")
     march = dep.mpy_arch(int(subprocess.run(
         [micropython, "-c", "import sys; print(sys.implementation._mpy)"],
@@ -49,6 +50,7 @@ def test_the_deployed_form_of_the_handler_runs_the_same(micropython, tmp_path):
             (tmp_path / "fw" / path).write_bytes(data)
     assert (tmp_path / "fw" / "courtside" / "hw" / "native.mpy").read_bytes()[2] >> 2 == 2
     assert run_mp(micropython, "native_capture_heap_lock.py", tmp_path / "fw").split() == EXPECTED
+    assert finish_figures(run_mp(micropython, "finish_same.py", tmp_path / "fw"))["differ"] == 0
 
 
 def test_the_tick_anchor_writes_only_just_after_a_clean_tick(micropython):
@@ -66,8 +68,9 @@ def test_what_the_hardware_layer_allocates(micropython):
     # Nothing at all: a frame (scale, power cap, chain order), a press through the PIO
     # drain, taking snapshots from the ring, an idle pass of the USB lines, sending bytes.
     assert figures["native pack matches"] is True
-    for name in ("frame", "frame (native pack)", "press (PIO drain)", "ring get", "idle pass (lines)",
-                 "line sent", "first poll of a fresh poller", "first ipoll of a primed poll"):
+    for name in ("frame", "frame (native pack)", "frame (native finish)", "press (PIO drain)",
+                 "ring get", "idle pass (lines)", "line sent", "first poll of a fresh poller",
+                 "first ipoll of a primed poll"):
         assert figures[name] == 0, (name, figures[name])
     assert figures["first ipoll of a bare poll"] == "allocates"    # the one priming moves to start-up
     # Bounded: a queued event line is the encoder's buffer itself, kept, not copied (at
@@ -250,6 +253,7 @@ def test_the_pico_layer_on_micropython_allocates_nothing_while_idle_or_drawing(m
     out = run_mp(micropython, "pico_passes.py", FIRMWARE, ROOT / "hardware" / "pinmap.json", stdin=b"")
     figures = json.loads(out.strip().splitlines()[-1])
     assert figures["native"] is True                  # the viper handler loaded
+    assert figures["native finish"] is True           # and the viper frame finisher, for the core
     assert figures["50 idle passes"] == 0             # service() and read_line() with nothing to do
     assert figures["20 idle waits of 2 ms"] == 0      # await hw.wait(ms): one reusable awaitable
     assert figures["20 frames (heap locked)"] == 0 and figures["frames started"] == 40
@@ -288,6 +292,36 @@ def test_starting_with_pio_capture_leaves_the_free_heap_in_one_piece(micropython
 
 
 # display.scale and power.limit: faster, same results --------------------------------------------
+
+def finish_figures(out):
+    """tests/mp/finish_same.py's line: {name: count}."""
+    words = out.split()
+    assert len(words) == 10, out
+    return {words[i]: int(words[i + 1]) for i in range(0, 10, 2)}
+
+
+def test_the_native_finisher_gives_the_bytecode_ones_results_and_never_allocates(micropython):
+    # courtside.hw.native.finish (viper) against courtside.power.finish (display.scale
+    # then power.limit), which the simulator, replay and CPython keep: every brightness,
+    # frames under and over the power budget, on it and one either side, all 255.
+    figures = finish_figures(run_mp(micropython, "finish_same.py", FIRMWARE))
+    assert figures["differ"] == 0 and figures["allocates"] == 0
+    assert figures["cases"] == 1580 and figures["under"] > 500 and figures["over"] > 500
+
+
+def test_the_bytecode_finisher_is_scale_then_limit():
+    import random
+
+    from courtside import display, power
+    rng = random.Random(5)
+    for brightness in (1, 96, 254, 255, 96):
+        for fill in (0, 255, None):
+            frame = bytearray(fill if fill is not None else rng.randrange(256) for _ in range(192))
+            want = bytearray(frame)
+            display.scale(want, brightness)
+            assert power.finish(frame, brightness) == power.limit(want) and frame == want
+
+
 
 def test_scale_and_limit_give_the_results_of_their_plain_formulas():
     import random

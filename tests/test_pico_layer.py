@@ -103,6 +103,7 @@ def test_a_board_that_cannot_load_the_native_handler_uses_the_bytecode_one(pico_
     assert board.capture.name == "irq" and board.capture.native is False
     assert any("native code unavailable, using bytecode" in n for n in board.notes)
     assert board._pack is chain.pack
+    assert board.finish is None                     # the core keeps courtside.power.finish
     lags = [board.capture._lags[p] for p in board._buttons]
     assert lags == [module.dispatch_lag_us(g) for g in board.pins.button_gpio]
     assert module.dispatch_lag_us(0) == 0 and module.dispatch_lag_us(15) == 5

@@ -160,6 +160,24 @@ def test_ctrl_c_in_the_loop_stops_it_and_leaves_the_repl(board, tmp_path, capsys
     assert ("reset",) not in board.calls and "the REPL is free" in capsys.readouterr().out
 
 
+def test_the_core_finishes_frames_with_the_boards_finisher(board, tmp_path):
+    """A Pico layer's ``finish`` (``courtside.hw.native.finish`` where machine code loads)
+    is what the core finishes every frame with: the lobby's first frame went through it."""
+    from courtside import power
+    finished = []
+
+    def finish(frame, brightness):
+        finished.append(brightness)
+        return power.finish(frame, brightness)
+
+    def interrupt():
+        raise KeyboardInterrupt
+    _failing_board(board, interrupt)
+    board.Pico.finish = staticmethod(finish)
+    core = start.main(PINMAP, str(tmp_path / "settings.json"))
+    assert core._finish is finish and finished[:1] == [96]
+
+
 def test_the_virtual_picos_start_is_the_same_start_with_its_own_board(tmp_path, monkeypatch):
     """``courtside_sim.start`` builds the simulated board and hands it to the board's own
     start-up: the same pin map and settings read, and after a fault a fresh start in the
@@ -188,3 +206,5 @@ def test_the_virtual_picos_start_is_the_same_start_with_its_own_board(tmp_path, 
     monkeypatch.setattr(sim_start, "live_board", live_board)
     core = sim_start.main(PINMAP, str(saved))
     assert core is not None and runs == [700, 700] and made == [(700, str(saved))] * 2
+    from courtside import power
+    assert core._finish is power.finish           # the simulated board has no finisher of its own

@@ -12,9 +12,13 @@ the effects it finds in ``core.effects`` (``courtside.effects``), then empties t
 
 ``step`` returns one number, not a tuple, and reuses its lists, so a pass with nothing to
 do allocates nothing.
+
+A frame goes out as the matrix shows it, brightness and power cap applied by a finisher:
+``courtside.power.finish``, or the one a board hands over with the same results
+(``Core(..., finish=...)``; a Pico's is machine code, ``courtside.hw.native.finish``).
 """
 
-from courtside import VERSION, display, events, lights, power, text
+from courtside import VERSION, events, lights, power, text
 from courtside import settings as config
 from courtside.clock import Timeline, add, diff
 from courtside.debounce import LONG, PRESS, RELEASE, STUCK, Debouncer
@@ -74,13 +78,14 @@ def _stage(mode, players_first):
 
 class Core:
     def __init__(self, pins, settings, rng, now=0, levels=None, capture="sim", mode="dodgeball",
-                 can_save=False, figures=None):
+                 can_save=False, figures=None, finish=None):
         self.settings = dict(settings or config.DEFAULTS)
         self.boxes = pins.boxes
         self.main_id = pins.main_id
         self.capture = capture
         self.can_save = can_save
         self.figures = figures                  # the board's heap and stack figures (``mem``)
+        self._finish = finish or power.finish   # a frame's brightness and power cap
         self.timeline = Timeline(now)
         if levels is None:
             levels = pins.button_mask           # every button open
@@ -271,8 +276,7 @@ class Core:
         self.ctx.frame = None
         scratch = self._scratch
         scratch[:] = frame
-        display.scale(scratch, self.settings["brightness"])
-        power.limit(scratch)
+        self._finish(scratch, self.settings["brightness"])
         if scratch != self._shown:
             self._scratch, self._shown = self._shown, scratch
             self.effects.append((FRAME, scratch))

@@ -102,37 +102,58 @@ def contest(bands, early=None):
     """``bands``: per rank, the list of players in it (two or more = a tie); 4 ranks shown.
     ``early``: per band, a bit (1 << player) for each player whose press in it was an
     early answer."""
-    frame = blank()
-    r = 0
     n = min(4, len(bands))
+    r = 0
     while r < n:
-        _band(frame, r, bands[r], early[r] if early else 0)
+        _band(48 * r, bands[r], early[r] if early else 0)
         r += 1
-    return frame
+    r = 48 * n
+    while r < 192:                       # the rows below the last band: dark
+        _work[r:r + 24] = _DARK
+        r += 24
+    return bytearray(_frame)
 
 
-def _band(frame, r, players, thin):
-    at = 16 * r
-    end = at + 8
-    while at < end:
-        _band_column(frame, at, players, thin)
-        at += 1
+# A band is drawn a row at a time, by slice assignment from the rows below: no call per
+# pixel, and no slice object on the heap (a store into a slice of a bytearray makes none
+# on a MicroPython that keeps such a slice on the C stack, as 1.29 does; docs/firmware.md).
+# A tie's part of a row is written as a whole row from its first column on; the part to
+# its right is written after it, over what ran past, and the last part of a row runs into
+# the row below, which is drawn next. So ``_work`` has a row's room past the frame's 192
+# bytes, and ``contest`` hands out a copy of the frame's part of it.
+_ROWS = tuple(bytes(rgb * 8) for rgb in COLOURS)          # a row in each player's colour
+_DASHES = (bytes(WHITE + (0, 0, 0)) * 4, bytes((0, 0, 0) + WHITE) * 4)   # from an even, odd column
+_DARK = bytes(24)
+_work = bytearray(192 + 24)
+_frame = memoryview(_work)[:192]
 
 
-def _band_column(frame, at, players, thin):
-    """Column ``at & 7`` of a band whose top row starts at pixel ``at``: the player's
-    colour on top; below it the same colour for a player alone, the tie mark's dashes
-    for a tie, nothing under an early answer."""
-    x = at & 7
-    player = players[x * len(players) // 8]
-    colour = COLOURS[player]
-    _pix(frame, at, colour)
-    if thin >> player & 1:
-        return
-    if len(players) == 1:
-        _pix(frame, at + 8, colour)
-    elif x % 2 == 0:
-        _pix(frame, at + 8, WHITE)
+def _band(top, players, thin):
+    """The band whose top row starts at byte ``top``. A player alone: two rows of their
+    colour (the bottom one dark for an early answer). A tie: ``_tie``."""
+    if len(players) > 1:
+        return _tie(top, players, thin)
+    player = players[0]
+    row = _ROWS[player]
+    _work[top:top + 24] = row
+    _work[top + 24:top + 48] = _DARK if thin >> player & 1 else row
+
+
+def _tie(top, players, thin):
+    """Column x of a tie of n belongs to ``players[x * n // 8]``: their colour on top, and
+    below it a dash of the tie mark on an even column, nothing on an odd one or under an
+    early answer. Player k's part starts at column ceil(8k / n)."""
+    n = len(players)
+    k = 0
+    while k < n:
+        at = top + 3 * ((8 * k + n - 1) // n)
+        _work[at:at + 24] = _ROWS[players[k]]
+        k += 1
+    k = 0
+    while k < n:     # the bottom row: it starts at an even byte, so ``at`` is as odd as x
+        at = top + 24 + 3 * ((8 * k + n - 1) // n)
+        _work[at:at + 24] = _DARK if thin >> players[k] & 1 else _DASHES[at & 1]
+        k += 1
 
 
 def bands_of(order):
@@ -170,14 +191,21 @@ _levels = bytearray(256)     # value -> value * brightness // 255, for the last 
 _levels_for = [-1]
 
 
+def levels(brightness):
+    """The 256-entry table value -> value * brightness // 255 (one table, rebuilt only
+    when the brightness differs from the last one asked for)."""
+    table = _levels
+    if _levels_for[0] != brightness:
+        for v in range(256):
+            table[v] = v * brightness // 255
+        _levels_for[0] = brightness
+    return table
+
+
 def scale(frame, brightness):
     """Scale a frame in place by a 1..255 brightness setting."""
     if brightness < 255:
-        table = _levels
-        if _levels_for[0] != brightness:      # rebuilt only when the setting changes
-            for v in range(256):
-                table[v] = v * brightness // 255
-            _levels_for[0] = brightness
+        table = levels(brightness)
         for i in range(len(frame)):
             v = frame[i]
             if v:

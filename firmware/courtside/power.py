@@ -7,6 +7,7 @@ are the single source for the firmware's cap and for the power budget in hardwar
 firmware can draw exceeds the budget after ``limit``).
 
     scale = limit(frame)    # frame is a 64*3 bytearray, scaled in place; returns 0..256
+    scale = finish(frame, brightness)    # the brightness setting first, then the cap
 
 Where the figures come from (all currents at the USB connector, 5 V):
 
@@ -24,6 +25,8 @@ Where the figures come from (all currents at the USB connector, 5 V):
 """
 
 from micropython import const
+
+from courtside import display
 
 USB_MA = const(500)          # what a USB 2.0 port must supply
 PICO_MA = const(50)          # Pico at 125 MHz with USB active, generous
@@ -66,3 +69,12 @@ def limit(frame):
         if v:
             frame[i] = v * scale >> 8
     return scale
+
+
+def finish(frame, brightness):
+    """A frame as the matrix shows it, in place: ``display.scale`` by the brightness
+    setting (1..255), then ``limit``; returns the cap's scale. The core's finisher unless
+    its board hands it one with the same results in machine code
+    (``courtside.hw.native.finish``)."""
+    display.scale(frame, brightness)
+    return limit(frame)

@@ -59,6 +59,16 @@ fast = bytearray(192)
 locked("frame (native pack)", lambda: native.pack(src, table, fast))
 figures["native pack matches"] = fast == chain.pack(src, table, bytearray(192))
 
+
+# The native finisher (brightness, power cap), on the brightest frame there is.
+def finish_frame():
+    for i in range(192):
+        frame[i] = 255
+    native.finish(frame, 200)
+
+
+locked("frame (native finish)", finish_frame)
+
 # A press through the PIO drain: a levels word and its count word, counts at the top
 # of the 30-bit range, stamps across the tick wrap.
 WORDS = 64

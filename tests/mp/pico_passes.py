@@ -26,7 +26,9 @@ from courtside.pins import Pins  # noqa: E402
 with open(sys.argv[2]) as f:
     pins = Pins(json.load(f))
 hw = Pico(pins, {"capture": "irq"})
-figures = {"native": hw.capture.native}
+from courtside.hw import native  # noqa: E402
+
+figures = {"native": hw.capture.native, "native finish": hw.finish is native.finish}
 frame = bytearray(b"\x40" * 192)
 now = [0]
 

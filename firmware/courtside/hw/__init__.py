@@ -18,6 +18,9 @@ Interface (duck-typed):
     levels()             the live level word (bit n = GPIO n, 0 = pressed)
     await wait(ms)       sleep until input arrives or ``ms`` pass; False means stop
     show(frame)          draw a 64*3 bytearray of RGB (already within the power cap)
+    finish               optional: a frame finisher for the core with the results of
+                         ``courtside.power.finish`` (the Pico's is machine code); None
+                         or absent: the core uses that one
     led(box, on)         a box LED
     tone(freq, ms)       a buzzer tone, non-blocking (freq 0 = silence)
     service(now)         per-pass housekeeping: end tones, feed the watchdog

@@ -1,8 +1,9 @@
-"""The hardware layer's machine code: the IRQ handler and the frame packer.
+"""The hardware layer's machine code: the IRQ handler, the frame finisher and packer.
 
-``NativeCapture`` is the hard-IRQ capture of ``courtside.capture.IrqCapture``, and
+``NativeCapture`` is the hard-IRQ capture of ``courtside.capture.IrqCapture``, ``finish``
+the frame finisher of ``courtside.power.finish`` (brightness, then the power cap), and
 ``pack`` the frame packer of ``courtside.hw.chain``, written for MicroPython's viper
-emitter: the same results, a few times faster (bench/chip.py).
+emitter: the same results, many times faster (bench/chip.py, bench/frame_cost.py).
 
 The handler reads the pins, then the clock, back to back: its first two loads are the
 SIO ``GPIO_IN`` register (every pin at once) and the timer's raw low word ``TIMERAWL``
@@ -34,6 +35,9 @@ from array import array
 
 import micropython
 from micropython import const
+
+from courtside import display
+from courtside.power import BUDGET_UNITS
 
 
 class NativeCapture:
@@ -94,6 +98,47 @@ def pack(frame, table, out):
         dst[i] = src[order[i]]
         i += 1
     return out
+
+
+def finish(frame, brightness):
+    """``courtside.power.finish``: the same bytes and the same scale returned. The two
+    loops over the bytes are viper; the brightness table and the cap's one division stay
+    in bytecode, as in ``courtside.display`` and ``courtside.power`` (every value small).
+    Allocates nothing."""
+    total = _map_sum(frame, display.levels(brightness))
+    if total <= BUDGET_UNITS:
+        return 256
+    scale = BUDGET_UNITS * 256 // total      # as ``power.limit``: rounds down, as each byte does
+    _cap(frame, scale)
+    return scale
+
+
+@micropython.viper
+def _map_sum(frame, table) -> int:
+    """Every byte of ``frame`` through the 256-entry ``table``, in place; returns the sum
+    of the new bytes (at most 255 a byte)."""
+    p = ptr8(frame)
+    t = ptr8(table)
+    n = int(len(frame))
+    total = 0
+    i = 0
+    while i < n:
+        v = t[p[i]]
+        p[i] = v
+        total += v
+        i += 1
+    return total
+
+
+@micropython.viper
+def _cap(frame, scale: int):
+    """Every byte of ``frame`` times ``scale`` / 256, rounded down, in place."""
+    p = ptr8(frame)
+    n = int(len(frame))
+    i = 0
+    while i < n:
+        p[i] = (p[i] * scale) >> 8
+        i += 1
 
 
 @micropython.viper

@@ -7,8 +7,10 @@ here is kept small; the rules it follows are the firmware's timing rules:
   sampled in the same cycle), else one hard-IRQ handler shared by every button pin that
   reads the whole GPIO input register and then the timer, back to back
   (``courtside.hw.native``, or ``courtside.capture`` in bytecode);
-- frames are packed into the chain's byte order by ``courtside.hw.native.pack`` (or
-  ``courtside.hw.chain.pack`` in bytecode);
+- frames are finished (brightness, power cap) by ``courtside.hw.native.finish``, which
+  the start-up hands the core as ``finish`` (None: the core's bytecode
+  ``courtside.power.finish``), and packed into the chain's byte order by
+  ``courtside.hw.native.pack`` (or ``courtside.hw.chain.pack`` in bytecode);
 - nothing here turns interrupts off: a frame goes to the matrix's state machine by DMA
   from a buffer of its own, so no interrupt, timer or collection can stall the data line
   inside a frame (``neopixel`` and ``machine.bitstream`` mask interrupts for ~2 ms a
@@ -245,6 +247,7 @@ class Pico:
         self._matrix = Matrix(pins.matrix_pin)
         self._chain = chain.order(pins.serpentine, pins.grb)
         self._pack = self._native.pack if self._native else chain.pack
+        self.finish = self._native.finish if self._native else None
         self._wdt = None
         self._made = False                 # output since the last collection in ``tidy``
         self._tidied = time.ticks_ms()

@@ -128,7 +128,7 @@ def play(hw, pins, settings, settings_path, rng_source, loop=None, reset=reset_p
     from courtside.fair import Fair
     core = Core(pins, settings, Fair(rng_source), now=hw.ticks_us(), levels=hw.levels(),
                 capture=hw.capture.name, can_save=settings_path is not None,
-                figures=getattr(hw, "figures", None))
+                figures=getattr(hw, "figures", None), finish=getattr(hw, "finish", None))
     failed = None
     try:
         (loop or driver.run_until)(core, hw)
