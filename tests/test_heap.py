@@ -3,13 +3,10 @@
 The MicroPython unix port here is a 64-bit build: object headers and pointers are twice
 the size of a Pico's, so these heaps are larger than the board needs. The loop is the
 core driven by the simulator in virtual time, as ``courtside_sim.headless`` runs it. The
-smallest heaps, found in steps of 2 KiB (``bench/smallest_heap.py``), are 126 KiB for the
-Dodge Ball round and 172 KiB for a refereed Deathball game (the referee's modules load one
-a pass in its lobby); the tests run at 128 and 176 KiB, so a change that makes the
+smallest heaps, found in steps of 2 KiB (``bench/smallest_heap.py``), are 122 KiB for the
+Dodge Ball round and 166 KiB for a refereed Deathball game (the referee's modules load one
+a pass in its lobby); the tests run at 126 and 170 KiB, so a change that makes the
 firmware much hungrier fails here.
-(They were 122 and 166 KiB before the encoder kept a format for each kind of line it
-writes (``events._formatted``: 27 formats in a refereed game, about 5 KB on this port),
-which took a press line on the chip from about 1.8 to 0.7 ms.)
 (They were 118 and 158 KiB before the encoder kept the names it writes ready-quoted (a
 bytes object each, once written: a few KB on a board, about twice that on this 64-bit
 port, for Deathball's many names most) and built each line in one buffer copied out
@@ -39,7 +36,7 @@ import pytest
 from conftest import COMMON, FIRMWARE, ROOT, simulate, tool
 
 SCRIPTS = ROOT / "tests" / "scripts"
-HEAPS = {"dodgeball_round.jsonl": "128k", "deathball_game.jsonl": "176k"}
+HEAPS = {"dodgeball_round.jsonl": "126k", "deathball_game.jsonl": "170k"}
 
 
 @pytest.fixture(scope="module")

@@ -150,18 +150,24 @@ def encode(kind, t, fields):
     new string is first looked for among the interned ones, a search through every name
     the firmware's modules brought, and an event line of text made dozens of them.
 
-    On MicroPython a line is one ``%`` of a format kept for its kind and field names
-    (``_formatted``): one call into C in place of a few calls a field. CPython builds
-    the line piece by piece."""
+    On MicroPython the line is built in one buffer kept between calls and copied out
+    once: a ``bytearray`` grown by ``+=`` is reallocated to the exact new size at every
+    step, a dozen reallocations a line, which on a board was a tenth of a storm's time.
+    (CPython, where a server's threads may encode at once, builds each line afresh.)"""
+    out = _scratch if _REUSE else bytearray()
     if _REUSE:
-        return _formatted(kind, t, fields)
-    out = bytearray()
+        out[:] = b""             # emptied, its room kept
     _head(out, kind, t)
     if fields:
         out += b","
         _items(out, fields)
     out += b"}"
-    return out
+    if not _REUSE:
+        return out
+    line = bytearray(out)
+    if len(out) > _SCRATCH_KEEP:
+        _fresh_scratch()         # a storm's verdict does not keep its room for ever
+    return line
 
 
 def _head(out, kind, t):
@@ -172,83 +178,14 @@ def _head(out, kind, t):
     out += b"%d" % t
 
 
-# MicroPython's formats: an event's kind, or for a dict inside a line the dict's keys in
-# its own order -> (the format, the keys in sorted order). A format holds all of a line
-# but its values, each a ``%s``: the kind's name, the field names, quotes, commas and
-# braces. A value goes in as what ``%s`` writes as JSON (``_json``). An event's fields
-# are checked against its kind's format by their number and by looking each name up, so
-# a kind written with other fields (one of its sometimes fields) gets a new format; a
-# nested dict whose keys came in another order makes a second one. Nothing relies on a
-# dict's order. On a board the formats of a refereed game took about 4 KB.
-_FORMATS: dict = {}
-_FORMATS_KEPT = 48      # the kinds a game writes and a verdict's entries need a few dozen
+_REUSE = sys.implementation.name == "micropython"
+_SCRATCH_KEEP = 512
+_scratch = bytearray()
 
 
-def _formatted(kind, t, fields):
-    """``encode`` on MicroPython: the line's format, then one ``%`` for all its values."""
-    f = _FORMATS.get(kind)
-    if f is None or len(f[1]) != len(fields):
-        f = _new_format(kind, kind, fields)
-    try:
-        values = tuple(map(_json, map(fields.__getitem__, f[1])))
-    except KeyError:            # as many fields, other names: this line's own format
-        f = _new_format(kind, kind, fields)
-        values = tuple(map(_json, map(fields.__getitem__, f[1])))
-    return f[0] % ((t,) + values)
-
-
-def _members(d):
-    """The bytes of dict ``d``'s members, without its braces (MicroPython)."""
-    key = tuple(d)
-    f = _FORMATS.get(key)
-    if f is None:
-        f = _new_format(key, None, d)
-    return f[0] % tuple(map(_json, map(d.__getitem__, f[1])))
-
-
-def _new_format(key, kind, d):
-    if len(_FORMATS) >= _FORMATS_KEPT:
-        _FORMATS.clear()    # dicts of ever new keys do not fill the heap
-    names = sorted(d)
-    out = bytearray()
-    if kind is not None:
-        out += b'{"ev":'
-        _name(out, kind)
-        out += b',"t":%d'
-    i = 0
-    while i < len(names):
-        if i or kind is not None:
-            out += b","
-        _name(out, names[i])
-        out += b":%s"
-        i += 1
-    if kind is not None:
-        out += b"}"
-    f = _FORMATS[key] = (bytes(out), tuple(names))
-    return f
-
-
-def _name(out, s):
-    """A name into a format: a ``%`` in it doubled, so ``%`` writes it as itself."""
-    name = bytearray()
-    _text(name, s)
-    out += name.replace(b"%", b"%%")
-
-
-def _json(v):
-    """A value as a format's ``%s`` writes it as JSON: an int as itself (small or big),
-    a kept name (``_QUOTED``) as its bytes, anything else spelled into new bytes."""
-    if type(v) is int:
-        return v
-    q = _QUOTED.get(v) if type(v) is str else None
-    if q is not None:
-        return q
-    out = bytearray()
-    _put(out, v)
-    return bytes(out)
-
-
-_REUSE = sys.implementation.name == "micropython"     # lines through formats (``_formatted``)
+def _fresh_scratch():
+    global _scratch
+    _scratch = bytearray()
 
 
 # A list longer than this is written a part at a time (``parts``). On the chip an item of
@@ -297,9 +234,6 @@ def parts(kind, t, fields):
 
 def _items(out, d):
     """The members of dict ``d``, keys in sorted order."""
-    if _REUSE:
-        out += _members(d)
-        return
     keys = sorted(d)
     i = 0
     while i < len(keys):
