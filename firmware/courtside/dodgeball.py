@@ -93,6 +93,9 @@ class DodgeBall(Stage):
         due = self.arbiter.due(now)
         return None if due is None else due // 1000 + 1
 
+    def busy(self):
+        return len(self._judged) > 0
+
     def catch_up(self, ctx):
         while self._judged:
             self._verdict_part(ctx)

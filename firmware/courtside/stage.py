@@ -52,6 +52,11 @@ class Stage:
         """Every pass; returns ms until the stage next needs a pass, or None."""
         return None
 
+    def busy(self):
+        """True while the stage gives out, a part a pass, what it has already decided:
+        the core then leaves new inputs waiting in the ring until it is done."""
+        return False
+
     def catch_up(self, ctx):
         """An input is about to be handled at ``ctx.now``: bring whatever runs over passes
         (the deathballs' run and its animation) up to that time first, so the stream does

@@ -1,0 +1,66 @@
+"""While a Dodge Ball verdict is given out, a part a pass, new presses wait in the ring.
+
+A verdict (its line, each tie's line, then the matrix, lights and sound) takes several
+passes. A press that came meanwhile used to be taken at once, and before it could be
+written the whole rest of the verdict was brought out in that same pass (``catch_up``):
+on the chip that pass was as long as the verdict. Now the core takes no snapshot while
+the stage is busy, and holds its pass's time short of the first one waiting, so nothing
+is judged ahead of it. A ring half full is taken at once all the same: a storm must not
+overflow it. Either way the stream is the one written at any pass length
+(tests/test_pass_timing.py)."""
+
+from corerig import Rig
+from courtside import clock
+from courtside.arbiter import DODGE, THROW
+
+
+def _until_verdict(rig):
+    """Step a ms at a time until the contest is judged and its verdict is under way."""
+    for _ in range(5000):
+        rig.now = clock.add(rig.now, 1000)
+        rig.step()
+        if rig.stage.busy():
+            return
+    raise AssertionError("no verdict")
+
+
+def _tie_then_verdict():
+    rig = Rig("dodgeball", players=(0, 1, 2))
+    rig.chord([(0, THROW), (1, DODGE), (2, DODGE)], gap_us=300)     # 300 us apart: one tie
+    _until_verdict(rig)
+    return rig
+
+
+def _press_snapshot(rig, box, button):
+    bit = 1 << rig.pins.button_gpio[4 * box + button]
+    rig.level &= ~bit
+    rig.ring.put(rig.now, rig.level)
+
+
+def test_a_press_waits_while_the_verdict_is_given_then_comes_after_it():
+    rig = _tie_then_verdict()
+    _press_snapshot(rig, 0, THROW)
+    waited = 0
+    while rig.stage.busy():
+        assert len(rig.ring) == 1                 # not taken while a part is still to come
+        rig.step()
+        waited += 1
+    assert waited >= 2                            # the verdict's line, the tie's, the matrix
+    rig.step()
+    assert len(rig.ring) == 0
+    kinds = [k for k, _ in rig.times]
+    assert kinds.index("press", kinds.index("verdict")) > kinds.index("tie")
+    press = [f for k, f in rig.inputs if k == "press"] + [f for k, f in rig.events if k == "press"]
+    assert press[-1]["c"] == 2                     # the next contest's first press
+
+
+def test_a_ring_half_full_is_taken_at_once():
+    rig = _tie_then_verdict()
+    for i in range(rig.ring.mask // 2 + 1):       # a storm on one button: closed, open, ...
+        bit = 1 << rig.pins.button_gpio[0]
+        rig.level ^= bit
+        rig.ring.put(clock.add(rig.now, i), rig.level)
+    before = len(rig.ring)
+    rig.step()
+    assert len(rig.ring) < before
+    assert not rig.stage.busy()                   # the verdict was brought out first (catch_up)
