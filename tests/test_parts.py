@@ -144,3 +144,30 @@ def test_a_line_in_parts_is_open_until_its_newline():
     assert not tx.mid_line()
     assert b"".join(port.written) == b'{"ev":"verdict","order":[1,2]}\n'
     json.loads(b"".join(port.written))
+
+
+class SlowPartsBoard(PartsBoard):
+    """Every part takes ``part_us`` to make and write; reading the clock costs nothing."""
+
+    def __init__(self, part_us):
+        super().__init__(limit=1 << 20)
+        self.part_us = part_us
+
+    def ticks_us(self):
+        return self.now
+
+    def write_part(self, data, end):
+        self.now += self.part_us
+        super().write_part(data, end)
+
+
+def test_no_part_is_begun_that_would_end_past_the_pass():
+    """With 10 ms a pass and parts of 6 ms, a pass writes one part: a second, begun at
+    6 ms while time was left, would have ended at 12."""
+    for part_us, per_pass in ((6000, 1), (3000, 3), (2400, 4), (11000, 1)):
+        board = SlowPartsBoard(part_us)
+        effects = [(EVENT, "verdict", 20, verdict(300))]
+        start = board.now
+        driver.apply(effects, board, until=start + 10_000)
+        assert board.parts_written == per_pass, part_us
+        assert board.now - start <= max(10_000, part_us)

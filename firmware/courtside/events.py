@@ -208,7 +208,8 @@ def parts(kind, t, fields):
     is cut after every ``PART_ITEMS`` items. A board sends a storm's verdict this way a
     part per step, so no pass spends a long line's whole encoding at once, and no buffer
     of the whole line is ever made."""
-    out = bytearray()
+    out = bytearray(_PART_ROOM)
+    out[:] = b""              # its room kept: each part is built without growing it
     _head(out, kind, t)
     keys = sorted(fields)
     for key in keys:
@@ -225,11 +226,17 @@ def parts(kind, t, fields):
                 out += b","
             _put(out, item)
             if (j + 1) % PART_ITEMS == 0 and j + 1 < len(v):
-                yield out
-                out = bytearray()
+                yield bytearray(out)
+                out[:] = b""
         out += b"]"
     out += b"}"
-    yield out
+    yield bytearray(out)
+
+
+# The room a part is built in, kept from part to part and copied out once, as ``encode``
+# keeps its buffer: MicroPython grows a ``bytearray`` by ``+=`` to the exact new size
+# every time, and on a board each growth may be a new block from a fragmented heap.
+_PART_ROOM = 640
 
 
 def _items(out, d):
