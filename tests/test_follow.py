@@ -77,9 +77,11 @@ def expected(core):
         return "lobby", players, None, "players to join" if len(players) < 2 else "MAIN to start", None, None
     if isinstance(stage, DodgeBall):
         arb = stage.arbiter
-        # judged, but its verdict line not yet written (it goes out a part a pass): the
-        # stream still has it open
+        # being judged (a step a pass), or judged but its verdict line not yet written
+        # (it goes out a part a pass): the stream still has it open
         told = stage._judged[0].number if stage._judged and stage._step == 0 else None
+        if stage._judging is not None:
+            told = stage._judging[1].number
         return "play", players, None, "a press", told if arb.open is None else arb.open.number, None
     if not isinstance(stage, RefereeMode):
         return "die", [], None, "ROLL", None, None      # the die has no players

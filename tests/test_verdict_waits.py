@@ -1,17 +1,23 @@
-"""While a Dodge Ball verdict is given out, a part a pass, new presses wait in the ring.
+"""While a Dodge Ball contest is judged and its verdict given out, a step and a part a pass,
+new presses wait in the ring.
 
-A verdict (its line, each tie's line, then the matrix, lights and sound) takes several
-passes. A press that came meanwhile used to be taken at once, and before it could be
-written the whole rest of the verdict was brought out in that same pass (``catch_up``):
-on the chip that pass was as long as the verdict. Now the core takes no snapshot while
-the stage is busy, and holds its pass's time short of the first one waiting, so nothing
-is judged ahead of it. A ring half full is taken at once all the same: a storm must not
-overflow it. Either way the stream is the one written at any pass length
-(tests/test_pass_timing.py)."""
+Judging a contest (``Arbiter.judging``) and giving its verdict (its line, each tie's
+line, then the matrix, lights and sound) take several passes. A press that came
+meanwhile used to be taken at once, and before it could be written the whole rest was
+done in that same pass (``catch_up``): on the chip that pass was as long as the verdict.
+Now the core takes no snapshot while the stage holds them (``Stage.hold``), and keeps its
+pass's time short of the first one waiting, so nothing is judged ahead of it. A ring half
+full is taken at once all the same: a storm must not overflow it. Either way the stream
+is the one written at any pass length (tests/test_pass_timing.py)."""
 
 from corerig import Rig
 from courtside import clock
 from courtside.arbiter import DODGE, THROW
+
+
+def busy(stage):
+    """A contest being judged, or a verdict being given."""
+    return stage._judging is not None or len(stage._judged) > 0
 
 
 def _until_verdict(rig):
@@ -19,7 +25,7 @@ def _until_verdict(rig):
     for _ in range(5000):
         rig.now = clock.add(rig.now, 1000)
         rig.step()
-        if rig.stage.busy():
+        if busy(rig.stage):
             return
     raise AssertionError("no verdict")
 
@@ -41,7 +47,7 @@ def test_a_press_waits_while_the_verdict_is_given_then_comes_after_it():
     rig = _tie_then_verdict()
     _press_snapshot(rig, 0, THROW)
     waited = 0
-    while rig.stage.busy():
+    while busy(rig.stage):
         assert len(rig.ring) == 1                 # not taken while a part is still to come
         rig.step()
         waited += 1
@@ -63,4 +69,26 @@ def test_a_ring_half_full_is_taken_at_once():
     before = len(rig.ring)
     rig.step()
     assert len(rig.ring) < before
-    assert not rig.stage.busy()                   # the verdict was brought out first (catch_up)
+    assert not busy(rig.stage)                   # the verdict was brought out first (catch_up)
+
+
+def test_a_press_after_the_window_waits_for_the_judging():
+    """A press that comes after the open contest's window has closed is not taken (which
+    would judge the contest whole in its pass): the contest is judged first, a step a
+    pass, then its verdict given, then the press is taken."""
+    rig = Rig("dodgeball", players=(0, 1, 2))
+    rig.chord([(0, THROW), (1, DODGE), (2, DODGE)], gap_us=300)
+    contest = rig.stage.arbiter.open
+    close = clock.add(contest.first, rig.stage.arbiter.contest_us)
+    rig.now = clock.add(close, 5000)             # no pass at the close: the press comes first
+    _press_snapshot(rig, 1, THROW)
+    passes = 0
+    while len(rig.ring):
+        rig.step()
+        passes += 1
+        assert passes < 50
+        if len(rig.ring):
+            assert rig.stage.arbiter.open is None or rig.stage.arbiter.open is contest
+    assert passes >= 4                           # judged in steps, then each part of its verdict
+    kinds = [k for k, _ in rig.times]
+    assert kinds.index("verdict") < kinds.index("press", kinds.index("verdict"))

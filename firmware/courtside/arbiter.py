@@ -78,6 +78,61 @@ def judge(presses, tie_us, rng):
     return order, ties
 
 
+STEP = 8     # presses a step of ``judging`` takes (a contest of 25 took 8 ms at once on a board)
+
+
+def judging(presses, tie_us, rng, out):
+    """``judge`` in steps, as a generator: each ``next`` does the work of at most
+    ``STEP`` presses (ordering, grouping, ranking with the draws, lags), so a board can
+    judge a storm's contest of hundreds over many short passes. At the end ``out`` holds
+    [order, ties], the very result ``judge`` gives, the draws taken in the same order.
+    (A generator's state is made once, on the heap, when it is created; a step makes
+    none.)"""
+    timed = presses
+    i = 1
+    while i < len(presses):                 # in time order already? (nearly always)
+        if diff(presses[i].stamp, presses[i - 1].stamp) < 0:
+            timed = _sorted(presses, presses[0].stamp)
+            break
+        i += 1
+        if i % STEP == 0:
+            yield
+    yield
+    groups = [[timed[0]]]
+    i = 1
+    while i < len(timed):
+        if diff(timed[i].stamp, timed[i - 1].stamp) < tie_us:
+            groups[-1].append(timed[i])
+        else:
+            groups.append([timed[i]])
+        i += 1
+        if i % STEP == 0:
+            yield
+    yield
+    order = []
+    ties = []
+    i = 0
+    taken = 0
+    while i < len(groups):
+        tie = _place(groups[i], rng, order)
+        if tie is not None:
+            ties.append(tie)
+        taken += len(groups[i])
+        i += 1
+        if taken >= STEP:
+            taken = 0
+            yield
+    first = groups[0][0].stamp
+    i = 0
+    while i < len(order):
+        order[i].lag = diff(order[i].stamp, first)
+        i += 1
+        if i % (4 * STEP) == 0:
+            yield
+    out.append(order)
+    out.append(ties)
+
+
 def _in_time_order(presses):
     """``presses`` by first edge (wrap-safe from the first), then press number. They come
     in that order nearly always (snapshots are taken in time order), so that is checked
@@ -267,6 +322,30 @@ class Arbiter:
             self.done.append(self._judged(self.open, now))
         done, self.done = self.done, []
         return done
+
+    def closing(self, now):
+        """The open contest, if its window has closed by ``now``: taken off (no longer
+        open, ``closed`` set) to be judged in steps (``judging``, then ``settled``)."""
+        contest = self.open
+        if contest is None or diff(now, contest.first) < self.contest_us:
+            return None
+        self.open = None
+        contest.closed = add(contest.first, self.contest_us)
+        return contest
+
+    def judging(self, contest):
+        """``closing``'s contest judged in steps (a generator, as ``judging``): its
+        order and ties, then each press's early settled on that order, a few a step."""
+        out = []
+        yield from judging(contest.presses, self.tie_us, self.rng, out)
+        contest.order, contest.ties = out
+        i = 0
+        while i < len(contest.order):
+            p = contest.order[i]
+            p.early = self._settle(p)
+            i += 1
+            if i % STEP == 0:
+                yield
 
     def _window_closed(self, contest):
         """Judge ``contest`` as of the moment its window closed."""

@@ -168,16 +168,17 @@ class Core:
 
     def _pass_time(self, ring, now):
         """The time this pass judges up to; sets how many snapshots it takes. While the
-        stage is giving out, a part a pass, what it has already decided (``Stage.busy``:
-        a Dodge Ball verdict), it takes none: they wait in the ring, and the pass's time
-        stays short of the first, so nothing is judged ahead of them. Taken at once, each
-        would first bring the rest of the verdict out in its own pass (``catch_up``),
-        which made that pass as long as the whole verdict. A ring half full takes them at
-        once all the same, so a storm never overflows it while a verdict is given."""
+        stage works a part a pass on what it has decided (``Stage.hold``: a Dodge Ball
+        contest judged, its verdict given), it takes none: they wait in the ring, and the
+        pass's time goes no further than the stage says, short of the first, so nothing
+        is judged ahead of them. Taken at once, each would first bring the rest out in its
+        own pass (``catch_up``), which made that pass as long as the whole of it. A ring
+        half full takes them at once all the same, so a storm never overflows it."""
         n = len(ring)
-        if n <= ring.mask >> 1 and self.stage is not None and self.stage.busy():
-            first = add(ring.stamp(0), -1)
-            return first if diff(first, now) < 0 else now
+        if n <= ring.mask >> 1 and self.stage is not None:
+            hold = self.stage.hold(ring.stamp(0))
+            if hold is not None:
+                return hold if diff(hold, now) < 0 else now
         if n > SNAPSHOTS_PER_PASS:
             self._take = SNAPSHOTS_PER_PASS
             return ring.stamp(SNAPSHOTS_PER_PASS - 1)

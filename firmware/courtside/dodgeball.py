@@ -11,7 +11,7 @@ answered", ``courtside.arbiter``).
 
 from courtside import display, events, lights
 from courtside.arbiter import ANSWERED, NAMES, NO_THROW, Arbiter
-from courtside.clock import diff
+from courtside.clock import add, diff
 from courtside.stage import Stage
 
 _NOT_IN_GAME = "box not in this game"
@@ -28,6 +28,7 @@ class DodgeBall(Stage):
         self._earliest = []          # the open contest's first presses in time order (ARRIVALS)
         self._of = None              # ... of this contest
         self._stale = False          # presses were withdrawn: the next press redraws
+        self._judging = None         # (steps, contest): a contest being judged a step a pass
         self._judged = []            # contests judged, their verdicts under way (oldest first)
         self._step = 0               # the next part of the first one's verdict
         if ctx.seen:
@@ -78,25 +79,49 @@ class DodgeBall(Stage):
         return _among_earliest(self._earliest, p, contest.first)
 
     def poll(self, ctx, now):
-        """A contest whose window has closed is judged in one pass and its verdict given
-        a part a pass in the next ones (``_verdict_part``): on a board each part is a few
-        milliseconds, the whole of it tens. Any input first brings every verdict under
-        way to its end (``catch_up``), so the stream is the same however passes fall."""
+        """A contest whose window has closed is judged a step a pass (``Arbiter.judging``)
+        and its verdict given a part a pass after that (``_verdict_part``): on a board
+        each step and part is a few milliseconds, the whole of it tens, and hundreds for
+        a storm's contest. Meanwhile new presses wait in the ring (``hold``); anything
+        else that comes first brings it all to its end (``catch_up``), so the stream is
+        the same however the passes fall."""
+        if self._judging is not None:
+            self._judge_step()
+            return 0
         if self._judged:
             self._verdict_part(ctx)
             return 0
-        done = self.arbiter.poll(now)
-        if done:
-            self._judged = done
-            self._step = 0
+        contest = self.arbiter.closing(now)
+        if contest is not None:
+            self._judging = (self.arbiter.judging(contest), contest)
             return 0
         due = self.arbiter.due(now)
         return None if due is None else due // 1000 + 1
 
-    def busy(self):
-        return len(self._judged) > 0
+    def _judge_step(self):
+        try:
+            next(self._judging[0])
+        except StopIteration:
+            self._judged.append(self._judging[1])
+            self._judging = None
+            self._step = 0
+
+    def hold(self, first):
+        """How far a pass may go while an input stamped ``first`` waits: short of it
+        while a contest is judged or its verdict given; up to the open contest's close
+        when that comes first, so it is judged in steps before the input is taken."""
+        if self._judging is not None or self._judged:
+            return add(first, -1)
+        contest = self.arbiter.open
+        if contest is not None:
+            close = add(contest.first, self.arbiter.contest_us)
+            if diff(first, close) >= 0:
+                return close
+        return None
 
     def catch_up(self, ctx):
+        while self._judging is not None:
+            self._judge_step()
         while self._judged:
             self._verdict_part(ctx)
 

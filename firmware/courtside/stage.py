@@ -52,10 +52,12 @@ class Stage:
         """Every pass; returns ms until the stage next needs a pass, or None."""
         return None
 
-    def busy(self):
-        """True while the stage gives out, a part a pass, what it has already decided:
-        the core then leaves new inputs waiting in the ring until it is done."""
-        return False
+    def hold(self, first):
+        """None, or the tick a pass may go up to while an input stamped ``first`` waits
+        in the ring: a stage that works a part a pass on what it has decided (a Dodge
+        Ball contest judged, its verdict given) has the core leave new inputs there
+        until it is done, rather than bring it all to its end as each is taken."""
+        return None
 
     def catch_up(self, ctx):
         """An input is about to be handled at ``ctx.now``: bring whatever runs over passes
