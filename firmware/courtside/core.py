@@ -30,7 +30,7 @@ from courtside.stage import NEXT_MODE, Context
 MODES = ("dodgeball", "referee", "die")
 _LOBBY_FIRST = ("dodgeball", "referee")
 _IDLE_MS = 1000   # the longest a pass waits: the watchdog (5 s) is fed every pass
-SNAPSHOTS_PER_PASS = 4   # ring snapshots one pass takes (docs/firmware.md#the-loop-and-its-budget)
+SNAPSHOTS_PER_PASS = 8   # ring snapshots one pass takes (docs/firmware.md#the-loop-and-its-budget)
 LINES_PER_PASS = 2        # command lines one pass carries out
 LINE_MAX = 200
 _GLITCH_US = 50000  # presses this close before a box fault belong to the fault
