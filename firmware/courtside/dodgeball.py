@@ -31,7 +31,6 @@ class DodgeBall(Stage):
         self._judging = None         # (steps, contest): a contest being judged a step a pass
         self._judged = []            # contests judged, their verdicts under way (oldest first)
         self._step = 0               # the next part of the first one's verdict
-        self._entries = []           # its line's entries made so far
         if ctx.seen:
             ctx.show(display.blank())
         for box in ctx.players:
@@ -127,20 +126,14 @@ class DodgeBall(Stage):
             self._verdict_part(ctx)
 
     def _verdict_part(self, ctx):
-        """The next part of the first judged contest's verdict: its line's entries, 8 a
-        pass, then the line, each of its ties' lines, then what the table sees and hears.
-        (On the chip, in a game's fragmented heap, the 25 entries of a contest took
-        17 ms to make at once.)"""
+        """The next part of the first judged contest's verdict: its line, each of its
+        ties' lines, then what the table sees and hears."""
         contest = self._judged[0]
         step = self._step
-        if step == 0:
-            if _entries(contest.order, self._entries):
-                _log_verdict(ctx, contest, self.arbiter.tie_us, self._entries)
-                self._entries = []
-                self._step = 1
-            return
         self._step = step + 1
-        if step <= len(contest.ties):
+        if step == 0:
+            _log_verdict(ctx, contest, self.arbiter.tie_us)
+        elif step <= len(contest.ties):
             _log_tie(ctx, contest, contest.ties[step - 1])      # one tie a pass
         else:
             self._judged.pop(0)
@@ -170,9 +163,7 @@ class DodgeBall(Stage):
             i += 1
 
     def _verdict(self, ctx, contest):
-        entries = []
-        _entries(contest.order, entries, len(contest.order))
-        _log_verdict(ctx, contest, self.arbiter.tie_us, entries)
+        _log_verdict(ctx, contest, self.arbiter.tie_us)
         _log_ties(ctx, contest)
         _show_and_sound(ctx, contest)
 
@@ -216,21 +207,9 @@ def _show_arrivals(ctx, arrived):
                              [1 << q.player if q.early else 0 for q in arrived]))
 
 
-ENTRIES = 8      # verdict entries made a pass
-
-
-def _entries(order, entries, most=ENTRIES):
-    """Make up to ``most`` more of the verdict's entries, one per press of ``order``;
-    True once all are made."""
-    end = min(len(order), len(entries) + most)
-    while len(entries) < end:
-        p = order[len(entries)]
-        entries.append({"n": p.n, "p": p.player + 1, "b": NAMES[p.button], "rank": p.rank, "lag": p.lag,
-                        "tie": p.tie, "early": p.early})
-    return len(entries) == len(order)
-
-
-def _log_verdict(ctx, contest, tie_us, order):
+def _log_verdict(ctx, contest, tie_us):
+    order = [{"n": p.n, "p": p.player + 1, "b": NAMES[p.button], "rank": p.rank, "lag": p.lag,
+              "tie": p.tie, "early": p.early} for p in contest.order]
     fields = {"c": contest.number, "order": order, "tie_us": tie_us}
     # A verdict is decided the moment its window closes, whenever the pass comes.
     ctx.emit_fields_at(contest.closed, "verdict", fields)
