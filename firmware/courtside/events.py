@@ -188,29 +188,26 @@ def _fresh_scratch():
     _scratch = bytearray()
 
 
-# A list longer than ``LONG_ITEMS`` is written a part at a time (``parts``), each part
-# ``PART_ITEMS`` of its items. On the chip, in a game's fragmented heap, a part of 4
-# verdict entries (dicts of seven fields) took up to about 18 ms, most of it finding room
-# for the small objects the encoding makes; a part of one entry fits beside a pass's
-# other work.
-LONG_ITEMS = 4
-PART_ITEMS = 1
+# A list longer than this is written a part at a time (``parts``). On the chip an item of
+# a verdict (a dict of seven fields) took 1.4 ms to encode: 16 items a part made a part
+# longer than a pass may be (22 ms), 4 make it about 6 ms.
+PART_ITEMS = 4
 
 
 def long(fields):
-    """True when ``fields`` hold a list longer than ``LONG_ITEMS`` (a verdict of more
-    than four presses): a board sends such a line in ``parts``."""
+    """True when ``fields`` hold a list longer than ``PART_ITEMS`` (a storm's verdict):
+    a board sends such a line in ``parts``."""
     for v in fields.values():
-        if type(v) is list and len(v) > LONG_ITEMS:
+        if type(v) is list and len(v) > PART_ITEMS:
             return True
     return False
 
 
 def parts(kind, t, fields):
-    """The bytes of ``encode(kind, t, fields)`` in parts, as a generator: each list longer
-    than ``LONG_ITEMS`` is cut after every ``PART_ITEMS`` items. A board sends a verdict
-    this way a part per step, so no pass spends a long line's whole encoding at once,
-    and no buffer of the whole line is ever made."""
+    """The bytes of ``encode(kind, t, fields)`` in parts, as a generator: each long list
+    is cut after every ``PART_ITEMS`` items. A board sends a storm's verdict this way a
+    part per step, so no pass spends a long line's whole encoding at once, and no buffer
+    of the whole line is ever made."""
     out = bytearray(_PART_ROOM)
     out[:] = b""              # its room kept: each part is built without growing it
     _head(out, kind, t)
@@ -220,7 +217,7 @@ def parts(kind, t, fields):
         _text(out, key)
         out += b":"
         v = fields[key]
-        if type(v) is not list or len(v) <= LONG_ITEMS:
+        if type(v) is not list or len(v) <= PART_ITEMS:
             _put(out, v)
             continue
         out += b"["
