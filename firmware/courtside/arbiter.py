@@ -70,12 +70,19 @@ class Contest:
 
 def judge(presses, tie_us, rng):
     """Order ``presses`` and find ties; returns (order, ties). Pure but for the draw."""
-    groups = _groups(_in_time_order(presses), tie_us)
-    order = []
-    ties = []
-    _rank(groups, rng, order, ties)
-    _lags(order, groups[0][0].stamp)
-    return order, ties
+    groups = _grouped(presses, tie_us)
+    out = [[], []]
+    _rank(groups, 0, len(presses), rng, out)
+    _lags(out[0], 0, len(presses), groups[0][0].stamp)
+    return out[0], out[1]
+
+
+def _grouped(presses, tie_us):
+    """``presses`` in time order, neighbours closer than ``tie_us`` chained into groups."""
+    timed = _in_time_order(presses)
+    groups = [[timed[0]]]
+    _groups(timed, 1, len(timed), tie_us, groups)
+    return groups
 
 
 STEP = 8     # presses a step of ``judging`` takes (a contest of 25 took 8 ms at once on a board)
@@ -83,54 +90,41 @@ STEP = 8     # presses a step of ``judging`` takes (a contest of 25 took 8 ms at
 
 def judging(presses, tie_us, rng, out):
     """``judge`` in steps, as a generator: each ``next`` does the work of at most
-    ``STEP`` presses (ordering, grouping, ranking with the draws, lags), so a board can
-    judge a storm's contest of hundreds over many short passes. At the end ``out`` holds
+    ``STEP`` presses (ordering, grouping, ranking with the draws, lags), through the same
+    parts ``judge`` uses on the whole contest at once, so a board can judge a storm's
+    contest of hundreds over many short passes. At the end ``out`` (given empty) holds
     [order, ties], the very result ``judge`` gives, the draws taken in the same order.
     (A generator's state is made once, on the heap, when it is created; a step makes
     none.)"""
-    timed = presses
+    timed = presses                         # in time order already? (nearly always)
     i = 1
-    while i < len(presses):                 # in time order already? (nearly always)
-        if diff(presses[i].stamp, presses[i - 1].stamp) < 0:
+    while i < len(presses):
+        end = min(i + STEP, len(presses))
+        if _disorder(presses, i, end):
             timed = _sorted(presses, presses[0].stamp)
             break
-        i += 1
-        if i % STEP == 0:
-            yield
+        i = end
+        yield
     yield
     groups = [[timed[0]]]
     i = 1
     while i < len(timed):
-        if diff(timed[i].stamp, timed[i - 1].stamp) < tie_us:
-            groups[-1].append(timed[i])
-        else:
-            groups.append([timed[i]])
-        i += 1
-        if i % STEP == 0:
-            yield
-    yield
-    order = []
-    ties = []
+        end = min(i + STEP, len(timed))
+        _groups(timed, i, end, tie_us, groups)
+        i = end
+        yield
+    out.append([])                          # the order
+    out.append([])                          # the ties
     i = 0
-    taken = 0
     while i < len(groups):
-        tie = _place(groups[i], rng, order)
-        if tie is not None:
-            ties.append(tie)
-        taken += len(groups[i])
-        i += 1
-        if taken >= STEP:
-            taken = 0
-            yield
-    first = groups[0][0].stamp
+        i = _rank(groups, i, STEP, rng, out)
+        yield
     i = 0
-    while i < len(order):
-        order[i].lag = diff(order[i].stamp, first)
-        i += 1
-        if i % (4 * STEP) == 0:
-            yield
-    out.append(order)
-    out.append(ties)
+    while i < len(presses):
+        end = min(i + 4 * STEP, len(presses))
+        _lags(out[0], i, end, groups[0][0].stamp)
+        i = end
+        yield
 
 
 def _in_time_order(presses):
@@ -139,13 +133,18 @@ def _in_time_order(presses):
     first in one loop; otherwise each press's key is made once and the keys are sorted.
     (MicroPython's ``sort(key=...)`` calls the key at every comparison: for a storm's
     contest of 200 presses that took a board over a second.)"""
-    ref = presses[0].stamp
-    i = 1
-    while i < len(presses):
-        if diff(presses[i].stamp, presses[i - 1].stamp) < 0:
-            return _sorted(presses, ref)
-        i += 1
+    if _disorder(presses, 1, len(presses)):
+        return _sorted(presses, presses[0].stamp)
     return list(presses)
+
+
+def _disorder(presses, i, end):
+    """True when one of ``presses[i:end]`` came before the press ahead of it."""
+    while i < end:
+        if diff(presses[i].stamp, presses[i - 1].stamp) < 0:
+            return True
+        i += 1
+    return False
 
 
 def _sorted(presses, ref):
@@ -154,27 +153,28 @@ def _sorted(presses, ref):
     return [presses[k[2]] for k in keyed]
 
 
-def _groups(timed, tie_us):
-    """Neighbours in time order closer than ``tie_us`` chained into groups."""
-    groups = [[timed[0]]]
-    i = 1
-    while i < len(timed):
+def _groups(timed, i, end, tie_us, groups):
+    """``timed[i:end]`` chained onto ``groups``: each joins the last group when closer
+    than ``tie_us`` to the press before it, else starts a group of its own."""
+    while i < end:
         after = timed[i]
         if diff(after.stamp, timed[i - 1].stamp) < tie_us:
             groups[-1].append(after)
         else:
             groups.append([after])
         i += 1
-    return groups
 
 
-def _rank(groups, rng, order, ties):
-    i = 0
-    while i < len(groups):
-        tie = _place(groups[i], rng, order)
+def _rank(groups, i, most, rng, out):
+    """Rank ``groups`` from the ``i``-th on into ``out`` ([order, ties]), until ``most``
+    presses are placed (a whole group at least); returns the index of the next group."""
+    while i < len(groups) and most > 0:
+        tie = _place(groups[i], rng, out[0])
         if tie is not None:
-            ties.append(tie)
+            out[1].append(tie)
+        most -= len(groups[i])
         i += 1
+    return i
 
 
 def _place(group, rng, order):
@@ -228,9 +228,9 @@ def _take(group, player, rank, order):
         i += 1
 
 
-def _lags(order, first):
-    i = 0
-    while i < len(order):
+def _lags(order, i, end, first):
+    """Each press of ``order[i:end]`` its lag behind ``first``."""
+    while i < end:
         p = order[i]
         p.lag = diff(p.stamp, first)
         i += 1
@@ -325,7 +325,7 @@ class Arbiter:
 
     def closing(self, now):
         """The open contest, if its window has closed by ``now``: taken off (no longer
-        open, ``closed`` set) to be judged in steps (``judging``, then ``settled``)."""
+        open, ``closed`` set) to be judged in steps (``judging``)."""
         contest = self.open
         if contest is None or diff(now, contest.first) < self.contest_us:
             return None
@@ -340,12 +340,11 @@ class Arbiter:
         yield from judging(contest.presses, self.tie_us, self.rng, out)
         contest.order, contest.ties = out
         i = 0
-        while i < len(contest.order):
-            p = contest.order[i]
-            p.early = self._settle(p)
-            i += 1
-            if i % STEP == 0:
-                yield
+        while i < len(out[0]):
+            end = min(i + STEP, len(out[0]))
+            self._settled(out[0], i, end)
+            i = end
+            yield
 
     def _window_closed(self, contest):
         """Judge ``contest`` as of the moment its window closed."""
@@ -356,9 +355,15 @@ class Arbiter:
             self.open = None
         contest.closed = closed
         contest.order, contest.ties = judge(contest.presses, self.tie_us, self.rng)
-        for p in contest.order:
-            p.early = self._settle(p)
+        self._settled(contest.order, 0, len(contest.order))
         return contest
+
+    def _settled(self, order, i, end):
+        """Each press of ``order[i:end]`` its early, settled on the judged order."""
+        while i < end:
+            p = order[i]
+            p.early = self._settle(p)
+            i += 1
 
     def _settle(self, p):
         """Early or not for ``p``, taken in judged order: False, NO_THROW or ANSWERED."""
