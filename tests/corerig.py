@@ -160,3 +160,26 @@ class Rig:
 
     def kinds(self):
         return [k for k, _ in self.events]
+
+    def play_referee(self, after_move=None, most=1000):
+        """A refereed game played to its end from the lobby: each box takes its set-up
+        square, then each turn plays one of its legal moves, picked by the move count;
+        ``after_move()`` runs after each. Returns the number of moves."""
+        from courtside.deathball import engine
+        self.main()
+        self.settle()
+        g = self.stage.game
+        while g.phase == engine.SETUP:
+            self.press(g.turn, 0)
+        moves = 0
+        while g.phase == engine.PLAY and moves < most:
+            legal = g.legal_moves(g.turn)
+            a, b = legal[(moves * 5) % len(legal)]
+            box = g.turn
+            self.press(box, a)
+            self.press(box, b)
+            self.settle()
+            if after_move is not None:
+                after_move()
+            moves += 1
+        return moves

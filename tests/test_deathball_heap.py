@@ -15,28 +15,17 @@ import gc, sys
 sys.path.insert(0, %(firmware)r)
 sys.path.insert(0, %(tests)r)
 from corerig import Rig
-from courtside.deathball import engine
 app = Rig("referee", [0, 1, 2, 3], %(seed)d)
 gc.collect()
 start = gc.mem_alloc()
-app.main()
-app.settle()
-g = app.stage.game
-while g.phase == engine.SETUP:
-    app.press(g.turn, 0)
-held = 0
-moves = 0
-while g.phase == engine.PLAY:
-    legal = g.legal_moves(g.turn)
-    a, b = legal[(moves * 5) %% len(legal)]
-    box = g.turn
-    app.press(box, a)
-    app.press(box, b)
-    app.settle()
+held = [0]
+def after_move():
     app.clear()          # the rig's own record of what it saw is not the game's heap
     gc.collect()
-    held = max(held, gc.mem_alloc() - start)
-    moves += 1
+    held[0] = max(held[0], gc.mem_alloc() - start)
+moves = app.play_referee(after_move)
+g = app.stage.game
+held = held[0]
 print(held, moves, g.winner)
 """
 

@@ -169,7 +169,12 @@ def test_garbage_is_collected_before_a_wait_after_output_not_in_a_busy_pass(pico
     module, rig = pico_layer
     board = build(module)
     collected = []
-    monkeypatch.setattr(gc, "collect", lambda: collected.append(rig.now))
+    takes = [9_400, 21_700, 10_100]               # the collections' lengths, in us
+
+    def collect():
+        collected.append(rig.now)
+        rig.now += takes[len(collected) - 1]
+    monkeypatch.setattr(gc, "collect", collect)
     board.service(rig.now)                        # the first pass makes the watchdog
     rig.now = 300_000
     board.tidy(500)
@@ -181,12 +186,17 @@ def test_garbage_is_collected_before_a_wait_after_output_not_in_a_busy_pass(pico
     feeds = rig.feeds
     board.tidy(10)
     assert collected == [300_000] and rig.feeds == feeds + 1 and board.tidy_collections == 1
-    rig.now += 40_000
+    assert board.longest_collect_us == 9_400
+    rig.now = 340_000
     board.write_line(bytearray(b'{"ev":"pong","t":1}'))
     board.tidy(1000)                              # only 40 ms after the last one
     assert collected == [300_000]
-    rig.now += 20_000
+    rig.now = 360_000
     board.tidy(1000)
-    assert collected == [300_000, 360_000]
+    assert collected == [300_000, 360_000] and board.longest_collect_us == 21_700
     board.tidy(1000)                              # nothing made since
     assert len(collected) == 2
+    rig.now = 500_000
+    board.show(bytearray(192))
+    board.tidy(1000)
+    assert len(collected) == 3 and board.longest_collect_us == 21_700    # the longest is kept

@@ -18,6 +18,8 @@ same table (a test keeps them in step).
 import json
 import sys
 
+from micropython import const
+
 from courtside import STREAM  # noqa: F401 - the stream's version, kept with VERSION
 
 # Every kind and its fields, one kind a line: the fields it always has, then after "|"
@@ -39,7 +41,7 @@ unstuck p b
 fault kind p | closed
 overflow dropped new
 unsent lines total
-mem heap_used heap_free | stack_peak stack_size
+mem heap_used heap_free | stack_peak stack_size collect_us
 lobby game
 join p
 refused why players
@@ -301,13 +303,24 @@ def _list(out, v):
     out += b"]"
 
 
+# str -> its quoted bytes: the names and words a board writes again and again, kept on 16
+# shelves by the string's hash rather than in one dict. MicroPython's collector marks depth
+# first with a stack of 64 blocks on the rp2 port; a dict whose table holds more objects
+# not yet marked than the stack has room for (this one grows past 50 in a session) makes
+# it sweep the whole heap for marked blocks again, and a collection on the chip took
+# 21-22 ms where it takes 9-11 (docs/firmware.md, "Collections"). A shelf holds about ten.
+_SHELF_MASK = const(15)
+_QUOTED = tuple({} for _ in range(_SHELF_MASK + 1))
+
+
 def _text(out, s):
     """A string: as it is when it is printable ASCII with nothing to escape (every name
     the firmware writes), else spelled by ``_string``. A kind or field name of ``FIELDS``,
     or a word given to ``words``, is written from ``_QUOTED`` once seen (each costs a few
     dozen bytes: names only, never text from outside); anything else is looked at byte by
     byte, which on a board costs a bytecode loop."""
-    q = _QUOTED.get(s)
+    shelf = _QUOTED[hash(s) & _SHELF_MASK]
+    q = shelf.get(s)
     if q is not None:
         out += q
         return
@@ -315,7 +328,7 @@ def _text(out, s):
     if len(raw) == len(s):
         if _named(s):
             q = b'"' + raw + b'"'
-            _QUOTED[s] = q
+            shelf[s] = q
             out += q
             return
         if _plain(raw):
@@ -326,9 +339,6 @@ def _text(out, s):
     out += _string(s).encode()
 
 
-_QUOTED: dict = {}     # str -> its quoted bytes: the names and words a board writes again and again
-
-
 def words(*texts):
     """Strings the firmware writes as values again and again (button names, reasons):
     spelled once and kept, like the names of ``FIELDS``. Each must be printable ASCII."""
@@ -336,7 +346,7 @@ def words(*texts):
         raw = s.encode()
         if not _plain(raw) or len(raw) != len(s):
             raise ValueError("not a plain word: %r" % s)
-        _QUOTED[s] = b'"' + raw + b'"'
+        _QUOTED[hash(s) & _SHELF_MASK][s] = b'"' + raw + b'"'
 
 
 def _named(s):

@@ -31,7 +31,6 @@ is machine code), ``notes`` (why a preferred capture backend was not used, for t
 wait, without asyncio), ``figures()`` (heap and stack, for the ``mem`` command).
 """
 
-import asyncio
 import os
 import select
 import sys
@@ -135,6 +134,10 @@ class _Wait:
     task awaits it at a time: the loop."""
 
     def __init__(self, ring, drain):
+        # Only a loop run by asyncio (the bring-up) waits here: the board's own loop waits
+        # in ``advance``, and a start that loads no asyncio is shorter.
+        import asyncio
+        self._sleep_ms = asyncio.sleep_ms
         self._ring = ring
         self._drain = drain
         self._until = 0
@@ -154,7 +157,7 @@ class _Wait:
         if len(self._ring) or left <= 0:
             self._done.__traceback__ = None
             raise self._done
-        return next(asyncio.sleep_ms(1 if left > 1 else left))
+        return next(self._sleep_ms(1 if left > 1 else left))
 
     __await__ = __iter__
 
@@ -255,6 +258,7 @@ class Pico:
         self._made = False                 # output since the last collection in ``tidy``
         self._tidied = time.ticks_ms()
         self.tidy_collections = 0
+        self.longest_collect_us = 0       # the longest of them (``mem``: ``collect_us``)
         self._rx = Receiver(sys.stdin.buffer, poller(sys.stdin, select.POLLIN))
         self._tx = Sender(sys.stdout.buffer, poller(sys.stdout, select.POLLOUT), ticks_ms=time.ticks_ms)
         self._input = primed(select.poll())   # the loop's wait wakes on a byte from the laptop
@@ -262,7 +266,7 @@ class Pico:
         if self.capture is None:
             self._start_irq(pins)
         self._drain = getattr(self.capture, "drain", None)
-        self._waiter = _Wait(self.ring, self._drain)
+        self._waiter = None               # made by the first ``wait``
         # The stack's high-water mark: on a board only (elsewhere its addresses mean nothing).
         self._stack = self._native.StackMark(_stack_top()) if self._native and sys.platform == "rp2" else None
 
@@ -332,6 +336,8 @@ class Pico:
 
     def wait(self, ms):
         """``await hw.wait(ms)``: until a snapshot is in the ring or ``ms`` have passed."""
+        if self._waiter is None:
+            self._waiter = _Wait(self.ring, self._drain)
         return self._waiter.arm(ms)
 
     def advance(self, ms):
@@ -361,13 +367,16 @@ class Pico:
 
     def figures(self):
         """Heap and C stack figures, after a collection (the ``mem`` command): bytes in
-        use and free, and the deepest the C stack has been since start-up."""
+        use and free, the deepest the C stack has been since start-up, and the longest
+        collection the loop has made before a wait (``tidy``)."""
         import gc
         gc.collect()
         out = {"heap_used": gc.mem_alloc(), "heap_free": gc.mem_free()}
         if self._stack is not None:
             out["stack_peak"] = self._stack.peak()
             out["stack_size"] = self._stack.size
+        if self.tidy_collections:
+            out["collect_us"] = self.longest_collect_us
         return out
 
     def show(self, frame):
@@ -411,7 +420,10 @@ class Pico:
         if time.ticks_diff(now, self._tidied) < _TIDY_EVERY_MS:
             return
         import gc
+        began = time.ticks_us()
         gc.collect()
+        took = time.ticks_diff(time.ticks_us(), began)
+        self.longest_collect_us = max(self.longest_collect_us, took)
         self._made = False
         self._tidied = now
         self.tidy_collections += 1
