@@ -310,7 +310,7 @@ def _list(out, v):
 # it sweep the whole heap for marked blocks again, and a collection on the chip took
 # 21-22 ms where it takes 9-11 (docs/firmware.md, "Collections"). A shelf holds about ten.
 _SHELF_MASK = const(15)
-_QUOTED = tuple({} for _ in range(_SHELF_MASK + 1))
+_QUOTED: tuple = tuple({} for _ in range(_SHELF_MASK + 1))
 
 
 def _text(out, s):
