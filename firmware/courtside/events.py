@@ -303,13 +303,14 @@ def _list(out, v):
     out += b"]"
 
 
-# str -> its quoted bytes: the names and words a board writes again and again, kept on 16
+# str -> its quoted bytes: the names and words a board writes again and again, kept on 32
 # shelves by the string's hash rather than in one dict. MicroPython's collector marks depth
 # first with a stack of 64 blocks on the rp2 port; a dict whose table holds more objects
-# not yet marked than the stack has room for (this one grows past 50 in a session) makes
-# it sweep the whole heap for marked blocks again, and a collection on the chip took
-# 21-22 ms where it takes 9-11 (docs/firmware.md, "Collections"). A shelf holds about ten.
-_SHELF_MASK = const(15)
+# not yet marked than the stack has room for (this one grows past 50 in a session, and
+# the referee's words make it about 200) makes it sweep the whole heap for marked blocks
+# again, and a collection on the chip took 21-22 ms where it takes 9-11 (docs/firmware.md,
+# "Memory"). A shelf holds about six.
+_SHELF_MASK = const(31)
 _QUOTED: tuple = tuple({} for _ in range(_SHELF_MASK + 1))
 
 

@@ -11,7 +11,7 @@ presses are captured while the matrix moves.
 
 from micropython import const
 
-from courtside import clock
+from courtside import clock, events
 from courtside.deathball import REFEREE_COMMANDS, engine, notation, rules, view
 from courtside.deathball.die import Dice, Roll
 from courtside.deathball.track import Shown
@@ -38,6 +38,11 @@ _TUNE_OF = {"turn": "turn", "winner": "win"}   # the tune an event plays when th
 HOLD_WHY = {"roll": "rolls", "bounce": "run", "ball": "run", "death": "move", "shrink": "move"}
 WAIT_FOR = {"rolls": "wait for the rolls", "run": "wait for the deathballs",
             "move": "wait for the move to be shown"}
+
+# Words a refereed game writes as values again and again, kept ready-quoted by the
+# encoder (``events.words``), as the square names are (``notation``).
+events.words(*rules.ARROW_NAMES, *HOLD_WHY.values(), "wall", "corner", engine.SETUP, engine.PLAY,
+             engine.INITIATIVE)
 
 
 class RefereeMode(Stage):

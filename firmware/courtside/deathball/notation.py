@@ -16,6 +16,7 @@ Players are numbered 1..4 as on the boxes (box 1 is box index 0 in the firmware)
     text = "1@c1 2@d3 3@x 4@f1 *b8n *g8n r1 t2"
 """
 
+from courtside import events
 from courtside.text import words
 
 COLUMNS = "abcdefgh"
@@ -25,8 +26,19 @@ _BY_NAME = {}
 for _h, _name in HEADINGS.items():
     _BY_NAME[_name] = _h
 
+# The 64 square names, made once, a rank to a tuple (one tuple of 64 would be a table too
+# wide for the collector's mark stack: tests/test_mark_stack.py), and kept ready-quoted
+# by the encoder with the headings: a refereed game writes them in nearly every line, and
+# on the chip a name made afresh and spelled byte by byte took a few ms a line.
+_RANKS = tuple(tuple(c + str(rank + 1) for c in COLUMNS) for rank in range(8))
+for _rank in _RANKS:
+    events.words(*_rank)
+events.words(*HEADINGS.values())
+
 
 def square_name(square):
+    if 0 <= square < 64:
+        return _RANKS[square >> 3][square & 7]
     return COLUMNS[square & 7] + str((square >> 3) + 1)
 
 
