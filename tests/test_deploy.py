@@ -170,7 +170,9 @@ def cut_off_deploy(vpico, firmware):
                              "--firmware", str(firmware)],
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     part = vpico.flash / "courtside" / "aa_padding.mpy.part"
-    end = time.monotonic() + 20
+    # Until the copy has begun, or the deploy has ended: a busy machine may take far longer
+    # than an idle one to start the deploy (a clean clone's CI once went past 20 s here).
+    end = time.monotonic() + 180
     while not part.exists() and time.monotonic() < end and proc.poll() is None:
         time.sleep(0.001)
     os.kill(proc.pid, signal.SIGKILL)
