@@ -91,10 +91,9 @@ def _module_data():
 
 
 def _every_line_written():
-    for row in events.FIELDS.split("\n"):
-        names = row.replace("|", " ").split()
-        if names:
-            events.encode(names[0], 1, {n: 1 for n in names[1:]})
+    for kind in events.kinds():
+        always, sometimes = events.fields_of(kind)
+        events.encode(kind, 1, {n: 1 for n in always + sometimes})
 
 
 def _dodgeball_game():
@@ -139,10 +138,9 @@ import sys
 sys.path.insert(0, %r)
 from courtside import events, dodgeball, lobby
 from courtside.deathball import modes, diemode
-for row in events.FIELDS.split("\\n"):
-    names = row.replace("|", " ").split()
-    if names:
-        events.encode(names[0], 1, {n: 1 for n in names[1:]})
+for kind in events.kinds():
+    always, sometimes = events.fields_of(kind)
+    events.encode(kind, 1, {n: 1 for n in always + sometimes})
 print(len(events._QUOTED), max(len(s) for s in events._QUOTED), sum(len(s) for s in events._QUOTED))
 """
 
