@@ -224,12 +224,14 @@ class Script:
         ordered = True
         before = 0
         inputs = 0
+        self._sorts = 0               # inputs and tap releases: what _sorted must hold
         waiting = _Queue()            # release times of taps still to come, in time order
         for _, number, text in self._lines():
             item, release = parse_line(number, text, self.pins)
             if item is None:
                 continue
             inputs += 1
+            self._sorts += 2 if release else 1
             if item[0] < before:
                 ordered = False
             before = item[0]
@@ -264,14 +266,19 @@ class Script:
 
     def _sorted(self):
         from array import array
-        keys = []                     # time << _PLACE | the input's number: one int each
-        places = array("q")           # per input: where its line starts << 1, | 1 for a release
+        # Both made at their full size at once: grown an item at a time, the list would at
+        # some point need its old and its doubled block together (on the unix port's heap,
+        # beside the array, more than there is room for at SORTED_MAX).
+        keys = [0] * self._sorts      # time << _PLACE | the input's number: one int each
+        places = array("q", range(self._sorts))  # per input: where its line starts << 1, | 1 for a release
+        n = 0
         for where, number, text in self._lines():
             item, release = parse_line(number, text, self.pins)
             for got, bit in ((item, 0), (release, 1)):
                 if got is not None:
-                    keys.append(got[0] << _PLACE | len(places))
-                    places.append(where << 1 | bit)
+                    keys[n] = got[0] << _PLACE | n
+                    places[n] = where << 1 | bit
+                    n += 1
         keys.sort()
         source = self._open()
         try:
