@@ -15,7 +15,7 @@ class Standin:
     opened = []
     silent = 0
 
-    def __init__(self, device, baudrate):
+    def __init__(self, device, baudrate, timeout=None):
         self.device = device
         self.in_raw_repl = False
         self.closed = False
@@ -86,3 +86,32 @@ def test_flash_opens_the_board_through_the_link_and_says_what_went_wrong(standin
     assert status == 1 and len(standin.opened) == 2
     assert err.startswith("courtside flash: the board on %s refused what was asked of it: NameError" % device)
     assert "Traceback" not in err
+
+
+@pytest.mark.slow
+def test_a_silent_board_on_a_pseudo_terminal_is_a_board_error_not_a_hang():
+    """mpremote itself, on a real pseudo-terminal with nothing behind it: it reads such a
+    port a byte at a time, and with pyserial's timeout left at None one read waited for
+    ever (a deploy to the virtual board once hung there until the test run's deadline)."""
+    import os
+    import threading
+    master, slave = os.openpty()
+    said = []
+
+    def open_it():
+        try:
+            with link.connect(os.ttyname(slave)):
+                said.append("opened")
+        except link.BoardError as e:
+            said.append(e)
+
+    try:
+        opening = threading.Thread(target=open_it, daemon=True)
+        opening.start()
+        opening.join(timeout=30 * link.READ_S)
+        assert not opening.is_alive(), "still reading after %.0f s" % (30 * link.READ_S)
+        assert len(said) == 1 and isinstance(said[0], link.BoardError), said
+        assert "does not answer its REPL" in str(said[0])
+    finally:
+        os.close(master)
+        os.close(slave)

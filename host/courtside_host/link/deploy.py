@@ -15,7 +15,8 @@ How (all file work goes through mpremote's transport, in the raw REPL):
 
 0. the firmware tree and the pin map are checked first: bad input never reaches the board;
    then Ctrl-C stops the running firmware (which leaves the REPL free and its watchdog
-   off) and the raw REPL is entered without a soft reset, as mpremote does;
+   off) and the raw REPL is entered without a soft reset, as mpremote does (asked again
+   for up to ``READ_S`` if the board does not answer; no read waits longer than that);
 1. one round trip asks the board for its ``.mpy`` version and a digest of every file it
    has under the names above (the first 64 bits of its SHA-256, in hex: enough to tell a
    changed file, and half the bytes to read back over the serial line); the firmware is
@@ -46,7 +47,7 @@ from pathlib import Path
 
 from courtside_host import files, paths
 from courtside_host.link import manifest
-from courtside_host.link.port import BoardError, Lines, connect, event
+from courtside_host.link.port import READ_S, BoardError, Lines, connect, event
 
 FIRMWARE = paths.FIRMWARE   # the tree a board gets (main.py, boot.py, courtside/, ...)
 PINMAP = paths.PINMAP
@@ -568,8 +569,9 @@ def deploy(port, *, firmware=FIRMWARE, pins=None, settings=None, compiler=None, 
     pin_map(pins or PINMAP)
     # No soft reset on the way in: Ctrl-C stops the firmware, which leaves the board at its
     # REPL with capture, matrix and watchdog off (courtside.run), as mpremote connects;
-    # the one reset is the one at the end, into the deployed firmware.
-    with connect(port, soft_reset=False) as link:
+    # the one reset is the one at the end, into the deployed firmware. A board that misses
+    # that Ctrl-C (it was still starting) is asked again, for up to READ_S.
+    with connect(port, soft_reset=False, wait=READ_S) as link:
         board = probe(link)
         result.board = board
         step("board", "MicroPython %s, .mpy v%d" % (board["version"], mpy_major(board["mpy"])), 0)

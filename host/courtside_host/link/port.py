@@ -25,6 +25,11 @@ import serial
 import serial.tools.list_ports
 
 RASPBERRY_PI_VID = 0x2E8A
+# The longest one read from the board may wait. mpremote leaves pyserial's timeout at None
+# and, on a pseudo-terminal (a virtual board, an emulator), reads a byte at a time without
+# asking what is waiting: a board that never answered would hold the command there for
+# ever, past every deadline mpremote keeps itself.
+READ_S = 10.0
 
 
 class BoardError(Exception):
@@ -88,7 +93,7 @@ def _open(port, soft_reset):
     from mpremote.transport import TransportError
     from mpremote.transport_serial import SerialTransport
     try:
-        link = SerialTransport(port, baudrate=115200)
+        link = SerialTransport(port, baudrate=115200, timeout=READ_S)
     except TransportError as e:
         raise BoardError("cannot open %s: %s (another program may have it open)" % (port, e)) from None
     try:
