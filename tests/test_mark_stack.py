@@ -152,5 +152,8 @@ def test_the_quoted_names_sit_on_shelves_on_micropython(micropython):
     assert out.returncode == 0, out.stderr[-2000:]
     shelves, fullest, names = map(int, out.stdout.split())
     assert names > 180               # every kind and field name, the referee's words
-    assert shelves == 32 and fullest <= 16, out.stdout
+    # marking one shelf, the tuple's other shelves and that shelf's words wait on the
+    # collector's stack together: 32 shelves (the fullest 14) made the sum 46 and overflowed it
+    # on the chip in 6 collections of 227; 16 shelves (the fullest 17) make it 33
+    assert shelves + fullest <= 36, out.stdout
 

@@ -303,14 +303,16 @@ def _list(out, v):
     out += b"]"
 
 
-# str -> its quoted bytes: the names and words a board writes again and again, kept on 32
+# str -> its quoted bytes: the names and words a board writes again and again, kept on 16
 # shelves by the string's hash rather than in one dict. MicroPython's collector marks depth
-# first with a stack of 64 blocks on the rp2 port; a dict whose table holds more objects
-# not yet marked than the stack has room for (this one grows past 50 in a session, and
-# the referee's words make it about 200) makes it sweep the whole heap for marked blocks
-# again, and a collection on the chip took 21-22 ms where it takes 9-11 (docs/firmware.md,
-# "Memory"). A shelf holds about six.
-_SHELF_MASK = const(31)
+# first with a stack of 64 blocks on the rp2 port, and an object waits on it from the moment
+# its parent is looked into until its own turn: marking one shelf, the other shelves of the
+# tuple and that shelf's words wait together, on top of whatever waits above the tuple.
+# More than the stack has room for makes it sweep the whole heap for marked blocks again: a
+# collection on the chip took 21-22 ms where it takes 9-11 when this was one dict of 54
+# names (docs/firmware.md, "Memory"). About 200 names: 16 shelves of about 12 keep the
+# sum near its least (32 of about 6 left 6 of 227 collections overflowing, 16 none).
+_SHELF_MASK = const(15)
 _QUOTED: tuple = tuple({} for _ in range(_SHELF_MASK + 1))
 
 
