@@ -4,13 +4,13 @@ The MicroPython unix port here is a 64-bit build: object headers and pointers ar
 the size of a Pico's, so these heaps are larger than the board needs. The loop is the
 core driven by the simulator in virtual time, as ``courtside_sim.headless`` runs it. The
 smallest heaps, found in steps of 2 KiB (``bench/smallest_heap.py``), are 126 KiB for the
-Dodge Ball round and 182 KiB for a refereed Deathball game (the referee's modules load one
+Dodge Ball round and 180 KiB for a refereed Deathball game (the referee's modules load one
 a pass in its lobby); the tests run at 130 and 186 KiB, so a change that makes the
 firmware much hungrier fails here.
 (They were 122 and 166 KiB before the referee kept its 64 square names made once and,
 with its headings and other words, ready-quoted in the encoder, and the encoder kept its
-names on 32 shelves: the square names and their quoted bytes are about 10 KB on this
-64-bit port.)
+names on shelves (180 with 16 shelves, 182 with 32): the square names and their quoted
+bytes are about 10 KB on this 64-bit port.)
 (They were 118 and 158 KiB before the encoder kept the names it writes ready-quoted (a
 bytes object each, once written: a few KB on a board, about twice that on this 64-bit
 port, for Deathball's many names most) and built each line in one buffer copied out
