@@ -253,6 +253,34 @@ def test_full_ring_leaves_captures_waiting_instead_of_dropping():
     assert [s for s, _ in got] == sorted(s for s, _ in got)
 
 
+def test_a_take_reads_at_most_take_words_and_leaves_the_rest_in_order():
+    """A storm's backlog is moved a bounded piece a take (on the chip, draining all of it
+    at once made each pass longer than the last); every snapshot still arrives, in
+    order, stamped as the truth says."""
+    from courtside import piostamp
+    edges = bounce(1000, 3, True, 100, 40)            # 201 changes: 402 words
+    words = pio_words(edges, 20_000)
+    snaps, _ = decode(words)
+    ring = Ring(512)
+    buf = DmaBuffer(1024)
+    stamper = Stamper(F)
+    stamper.start(1000)
+    drain = Drain(ring, stamper, buf.halves, 0, 17, 0x1FFFF)
+    drain.last = IDLE
+    for w in words:
+        buf.write(w)
+    moved = []
+    while drain.read != buf.written:
+        moved.append(drain.take(buf.written, add(1000, 10_000_000)))
+    assert max(moved) == piostamp._TAKE_WORDS // 2 and len(moved) == -(-len(words) // piostamp._TAKE_WORDS)
+    got = []
+    pair = [0, 0]
+    while ring.get(pair):
+        got.append(tuple(pair))
+    assert got == [(add(1000, nearest(true_us(loops))), levels) for loops, levels in snaps[1:]]
+    assert drain.overrun == 0 and drain.unpaired == 0 and ring.dropped == 0
+
+
 def test_changes_on_non_button_pins_in_the_window_are_skipped():
     # A 3-box build: buttons GP0..GP11 and main GP16; GP12..GP15 are read but not buttons.
     mask = 0xFFF | 1 << 16
