@@ -162,11 +162,11 @@ def drain_all(words, ring, t0=1000, buffer_words=64, every=8, mask=0x1FFFF, in_b
     return drain, out
 
 
-def filled_drain(words, ring):
-    """A drain anchored at tick 0 and a 64-word DMA buffer holding ``words``."""
-    buf = DmaBuffer(64)
+def filled_drain(words, ring, buffer_words=64, t0=0):
+    """A drain anchored at tick ``t0`` and a DMA buffer holding ``words``."""
+    buf = DmaBuffer(buffer_words)
     stamper = Stamper(F)
-    stamper.start(0)
+    stamper.start(t0)
     drain = Drain(ring, stamper, buf.halves, 0, 17, 0x1FFFF)
     drain.last = IDLE
     for w in words:
@@ -262,13 +262,7 @@ def test_a_take_reads_at_most_take_words_and_leaves_the_rest_in_order():
     words = pio_words(edges, 20_000)
     snaps, _ = decode(words)
     ring = Ring(512)
-    buf = DmaBuffer(1024)
-    stamper = Stamper(F)
-    stamper.start(1000)
-    drain = Drain(ring, stamper, buf.halves, 0, 17, 0x1FFFF)
-    drain.last = IDLE
-    for w in words:
-        buf.write(w)
+    drain, buf = filled_drain(words, ring, buffer_words=1024, t0=1000)
     moved = []
     while drain.read != buf.written:
         moved.append(drain.take(buf.written, add(1000, 10_000_000)))
