@@ -29,6 +29,15 @@ from courtside_host.vpico.runner import VirtualPico, micropython_binary  # noqa:
 BIN = Path(sys.executable).parent
 
 
+def contest_of(presses):
+    """``presses`` (``arbiter.Press``) as one contest, in the order given."""
+    from courtside.arbiter import Contest
+    contest = Contest(1, presses[0].stamp)
+    for p in presses:
+        contest.add(p)
+    return contest
+
+
 @contextlib.contextmanager
 def interruptible():
     """Around starting a child the test stops with Ctrl-C (SIGINT): a shell that runs the

@@ -257,8 +257,10 @@ def test_an_hour_of_play_runs_on_the_unix_port_in_a_small_heap(tmp_path, micropy
     script.write_text("\n".join(lines) + "\n")
     assert script.stat().st_size > 600_000
     # 160 KiB ran it here but not from a clean clone (a longer module path): at the edge
-    # once the encoder kept its names on 32 shelves, so 168 KiB.
-    small = subprocess.run([micropython, "-X", "heapsize=168k", "-m", "courtside_sim.headless", str(script)],
+    # once the encoder kept its names on 32 shelves, so 168 KiB. The arbiter's contest in
+    # columns (a storm's presses a few dozen bytes each, not an object each) made the
+    # source the port compiles larger: 172 KiB runs it here where 164 did, so 176 KiB.
+    small = subprocess.run([micropython, "-X", "heapsize=176k", "-m", "courtside_sim.headless", str(script)],
                            capture_output=True, text=True, timeout=600, check=False,
                            env=dict(__import__("os").environ, MICROPYPATH=PYPATH + ":.frozen"))
     assert small.returncode == 0, small.stdout[-1500:] + small.stderr[-1500:]

@@ -9,6 +9,7 @@ early answers settled the same way."""
 import random
 
 import pytest
+from conftest import contest_of
 from courtside import arbiter, clock
 from courtside.arbiter import Arbiter, Press, judge, judging
 from courtside.fair import Fair, seeded
@@ -27,8 +28,8 @@ def presses(rng, n, wrap):
     return out
 
 
-def snapshot(order):
-    return [(p.n, p.player, p.rank, p.tie, p.lag) for p in order]
+def snapshot(contest):
+    return [(p.n, p.player, p.rank, p.tie, p.lag) for p in contest.judged()]
 
 
 @pytest.mark.parametrize("seed", range(60))
@@ -36,15 +37,14 @@ def test_judging_in_steps_is_judging_at_once(seed):
     rng = random.Random(seed)
     n = rng.choice([1, 2, 5, 8, 9, 25, 64, 300])
     made = presses(rng, n, wrap=seed % 2 == 1)
-    order, ties = judge(made, 1000, Fair(seeded(seed)))
-    want = (snapshot(order), ties)
-    for p in made:
-        p.rank, p.tie, p.lag = 0, False, 0
-    out = []
+    at_once = contest_of(made)
+    judge(at_once, 1000, Fair(seeded(seed)))
+    want = (snapshot(at_once), at_once.ties)
+    in_steps = contest_of(made)
     steps = 0
-    for _ in judging(made, 1000, Fair(seeded(seed)), out):
+    for _ in judging(in_steps, 1000, Fair(seeded(seed))):
         steps += 1
-    assert (snapshot(out[0]), out[1]) == want
+    assert (snapshot(in_steps), in_steps.ties) == want
     assert steps >= n // arbiter.STEP              # a few presses a step
 
 
@@ -74,7 +74,7 @@ def test_the_arbiter_settles_early_answers_alike_in_steps():
             _judge_closed(arb, end, judged)
         else:
             judged += arb.poll(end)
-        results.append([(c.number, c.closed, [(p.n, p.rank, p.tie, p.early) for p in c.order], c.ties)
+        results.append([(c.number, c.closed, [(p.n, p.rank, p.tie, p.early) for p in c.judged()], c.ties)
                         for c in judged])
     assert results[0] == results[1]
     assert len(results[0]) >= 3 and any(p[3] for c in results[0] for p in c[2])   # early answers among them

@@ -16,9 +16,10 @@ firmware's are interned). Modules' and classes' own namespaces are not data and 
 out (the widest, ``RefereeMode``, holds 48 functions: measured on the chip, it does not
 overflow the stack).
 
-One table is still as wide as its input, and these games keep it small on purpose: the
-open contest's list of presses (21 here). A storm makes it longer than the stack; that
-is measured on the chip, not held here.
+A storm's contest is held here too: 150 presses open in one contest. A contest keeps its
+presses in columns of numbers (``arbiter.Contest``), which hold nothing to mark; as a list
+of objects it held one per press, and on the chip every collection in a storm overflowed
+the stack on it.
 """
 
 import subprocess
@@ -108,6 +109,21 @@ def _dodgeball_game():
     return rig.core
 
 
+STORM = 150
+
+
+def _storm_contest():
+    """A Dodge Ball core with a storm's contest open: ``STORM`` presses on every box in a
+    10 s window."""
+    rig = Rig("dodgeball", players=(0, 1, 2, 3), settings={"contest_ms": 10000})
+    rig.settle()
+    for k in range(STORM):
+        rig.press(k % 4, k // 4 % 4)
+    contest = rig.core.stage.arbiter.open
+    assert contest is not None and len(contest) == STORM
+    return rig.core
+
+
 def _refereed_game():
     rig = Rig("referee", (0, 1, 2, 3), 2)
     assert rig.play_referee(most=400) > 0
@@ -121,6 +137,7 @@ def test_no_table_of_the_firmware_is_too_wide_for_the_mark_stack():
     roots = _module_data()
     roots["a Dodge Ball core"] = dodge
     roots["a referee core"] = referee
+    roots["a core in a storm's contest"] = _storm_contest()
     count, where = widest(roots)
     assert count <= WIDEST, "%s holds %d objects to mark" % (where, count)
 

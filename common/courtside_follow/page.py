@@ -139,9 +139,7 @@ class View:
             game = "referee" if f.mode == "referee" else "dodgeball"
             return display.lobby({p - 1 for p in f.players}, game)
         if f.mode == "dodgeball" and f.verdict is not None:
-            order = [_Placing(o.get("rank"), o["p"] - 1, bool(o.get("early")))
-                     for o in f.verdict.get("order", [])]
-            return display.contest(*display.bands_of(order))
+            return display.contest(*display.bands_of(_Judged(f.verdict.get("order", []))))
         chessboard = f.chessboard
         if f.mode == "referee" and chessboard is not None:
             frame = bytearray(192)
@@ -164,11 +162,15 @@ class View:
 _SQUARES = [c + str(r) for r in range(1, 9) for c in "abcdefgh"]
 
 
-class _Placing:
-    """A verdict's press as ``display.bands_of`` reads it (the firmware's own records)."""
+class _Judged:
+    """A verdict's entries as ``display.bands_of`` reads a judged contest (the firmware's
+    ``arbiter.Contest``): by place, here each entry's index in judged order."""
 
-    def __init__(self, rank, player, early):
-        self.rank, self.player, self.early = rank, player, early
+    def __init__(self, entries):
+        self.order = range(len(entries))
+        self.rank = [o.get("rank") for o in entries]
+        self.player = [o["p"] - 1 for o in entries]
+        self.early = [bool(o.get("early")) for o in entries]
 
 
 def face():

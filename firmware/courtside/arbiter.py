@@ -18,17 +18,22 @@ answer from another player. An early answer is one of two things:
 - ``ANSWERED`` ("throw already answered"): there was such a throw, but another answer
   met it first.
 
-Early is known twice, in ``Press.early``. At the press it is True or False, judged on
-the order the presses arrived in, for the sound and the box LED at once. At the verdict
-it is settled on the judged order, after any tie draw, and becomes False, ``NO_THROW``
-or ``ANSWERED``: when two answers tie, the one the draw puts first meets the throw and
-the other has answered a throw already answered.
+Early is known twice. At the press (``Press.early``) it is True or False, judged on the
+order the presses arrived in, for the sound and the box LED at once. At the verdict it
+is settled on the judged order, after any tie draw, and becomes False, ``NO_THROW`` or
+``ANSWERED`` (``Contest.early``, an index into ``EARLY``): when two answers tie, the one
+the draw puts first meets the throw and the other has answered a throw already answered.
 
     arb = Arbiter(settings, Fair(os.urandom))
     press = arb.press(player, button, stamp)    # a Press, with contest, lag, early
-    for contest in arb.poll(now): ...            # contests judged since, in order
-                                                 # (contest.closed: when its window closed)
+    for contest in arb.poll(now):                # contests judged since, in order
+        contest.closed                           # when its window closed
+        contest.order                            # places in judged order; by place:
+        contest.rank, contest.lag, contest.tie, contest.early, contest.player, ...
+        contest.judged()                         # the same as Press objects (tools, tests)
 """
+
+from array import array
 
 from courtside.clock import add, diff
 from courtside.pins import BUTTONS as NAMES  # noqa: F401 - the names a verdict writes
@@ -43,6 +48,9 @@ _OPEN_THROWS = 16  # at most this many throws are remembered as open
 
 
 class Press:
+    """One press as it arrives (what its ``press`` line says), or one of a contest's
+    read back with its verdict (``Contest.press``)."""
+
     def __init__(self, n, player, button, stamp):
         self.n = n              # serial number of the press since power-up
         self.player = player    # 0-based box
@@ -55,184 +63,272 @@ class Press:
         self.tie = False
 
 
+EARLY = (False, NO_THROW, ANSWERED)     # a verdict's early, by the code a contest keeps
+
+
 class Contest:
+    """A contest's presses in columns, one entry per press, at its *place*: its index in
+    the order the presses came. A storm makes a contest of hundreds; kept as a list of
+    ``Press`` objects, each took about 150 bytes of a board's heap, and the list held more
+    objects than MicroPython's collector can mark in one go, so every collection in a
+    storm looked through the whole heap again (docs/firmware.md, "Collections"). Columns
+    of numbers hold nothing the collector marks.
+
+    Judging fills ``order`` (the places in judged order) and, by place, ``rank``,
+    ``lag``, ``tie`` (1 when tied) and ``early`` (an index into ``EARLY``)."""
+
     def __init__(self, number, first):
         self.number = number
         self.first = first      # stamp of the press that opened it
-        self.presses = []
-        self.order = None       # judged order (list of Press)
+        self.n = array("i")     # by place: the press's serial number
+        self.stamp = array("i")     # by place: the tick of its first edge (< 2**30)
+        self.player = bytearray()   # by place: its 0-based box
+        self.button = bytearray()
+        self.order = None       # judged: the places in judged order
+        self.rank = None
+        self.lag = None
+        self.tie = None
+        self.early = None
         self.closed = first     # tick its window closed (when it was judged)
         self.ties = []          # per tie: (rank, players in drawn order, gap in us)
 
+    def __len__(self):
+        return len(self.n)
 
-# judge() and its parts are cut so that no frame passes 11 words (a bigger one is
-# taken from the heap at every call): loops are while loops or functions of their own.
+    def add(self, p):
+        """``p`` joins the contest, its contest number and lag set."""
+        self.n.append(p.n)
+        self.stamp.append(p.stamp)
+        self.player.append(p.player)
+        self.button.append(p.button)
+        p.contest = self.number
+        p.lag = diff(p.stamp, self.first)
 
-def judge(presses, tie_us, rng):
-    """Order ``presses`` and find ties; returns (order, ties). Pure but for the draw."""
-    groups = _grouped(presses, tie_us)
-    out = [[], []]
-    _rank(groups, 0, len(presses), rng, out)
-    _lags(out[0], 0, len(presses), groups[0][0].stamp)
-    return out[0], out[1]
+    def press(self, place):
+        """The press at ``place`` as a ``Press``, with its verdict once judged."""
+        p = Press(self.n[place], self.player[place], self.button[place], self.stamp[place])
+        p.contest = self.number
+        p.lag = diff(p.stamp, self.first)
+        if self.order is not None:
+            self._verdict_of(p, place)
+        return p
+
+    def _verdict_of(self, p, place):
+        p.lag = self.lag[place]
+        p.rank = self.rank[place]
+        p.tie = self.tie[place] == 1
+        p.early = EARLY[self.early[place]]
+
+    def judged(self):
+        """The presses in judged order, as ``Press`` objects (for tools and tests: a
+        board reads the columns)."""
+        return [self.press(place) for place in self.order]
+
+    def withdraw(self, player, since):
+        """Take ``player``'s presses at or after ``since`` out; returns them (``Press``)."""
+        gone = []
+        place = 0
+        while place < len(self.n):
+            if self.player[place] == player and diff(self.stamp[place], since) >= 0:
+                gone.append(self.press(place))
+                self._drop(place)
+            else:
+                place += 1
+        return gone
+
+    def _drop(self, place):
+        self.n = self.n[:place] + self.n[place + 1:]
+        self.stamp = self.stamp[:place] + self.stamp[place + 1:]
+        self.player = self.player[:place] + self.player[place + 1:]
+        self.button = self.button[:place] + self.button[place + 1:]
 
 
-def _grouped(presses, tie_us):
-    """``presses`` in time order, neighbours closer than ``tie_us`` chained into groups."""
-    timed = _in_time_order(presses)
-    groups = [[timed[0]]]
-    _groups(timed, 1, len(timed), tie_us, groups)
-    return groups
-
+# judging and its parts are cut so that no frame passes 11 words (a bigger one is taken
+# from the heap at every call): loops are while loops or functions of their own.
 
 STEP = 8     # presses a step of ``judging`` takes (a contest of 25 took 8 ms at once on a board)
 
 
-def judging(presses, tie_us, rng, out):
-    """``judge`` in steps, as a generator: each ``next`` does the work of at most
-    ``STEP`` presses (ordering, grouping, ranking with the draws, lags), through the same
-    parts ``judge`` uses on the whole contest at once, so a board can judge a storm's
-    contest of hundreds over many short passes. At the end ``out`` (given empty) holds
-    [order, ties], the very result ``judge`` gives, the draws taken in the same order.
-    (A generator's state is made once, on the heap, when it is created; a step makes
-    none.)"""
-    timed = presses                         # in time order already? (nearly always)
+def judge(contest, tie_us, rng):
+    """Judge ``contest`` at once: ``judging`` to its end."""
+    for _ in judging(contest, tie_us, rng):
+        pass
+
+
+def judging(contest, tie_us, rng):
+    """Judge ``contest`` in steps, as a generator: each ``next`` does the work of at most
+    ``STEP`` presses (ordering, grouping, ranking with the draws, lags), so a board can
+    judge a storm's contest of hundreds over many short passes. At the end the contest
+    holds its order, ranks, ties and lags (pure but for the draw, taken group by group in
+    judged order). A generator's state is made once, on the heap, when it is created; a
+    step makes none but the columns it fills."""
+    j = _Judgement(contest, tie_us, rng)
+    k = len(contest)
     i = 1
-    while i < len(presses):
-        end = min(i + STEP, len(presses))
-        if _disorder(presses, i, end):
-            timed = _sorted(presses, presses[0].stamp)
+    while i < k:                            # in time order already? (nearly always)
+        end = min(i + STEP, k)
+        if _disorder(contest.stamp, i, end):
+            j.timed = time_order(contest)
             break
         i = end
         yield
     yield
-    groups = [[timed[0]]]
     i = 1
-    while i < len(timed):
-        end = min(i + STEP, len(timed))
-        _groups(timed, i, end, tie_us, groups)
+    while i < k:
+        end = min(i + STEP, k)
+        j.chain(i, end)
         i = end
         yield
-    out.append([])                          # the order
-    out.append([])                          # the ties
-    i = 0
-    while i < len(groups):
-        i = _rank(groups, i, STEP, rng, out)
+    j.groups.append(k)                      # where the last group ends
+    j.begin(k)
+    g = 0
+    while g < len(j.groups) - 1:
+        g = j.rank(g)
         yield
     i = 0
-    while i < len(presses):
-        end = min(i + 4 * STEP, len(presses))
-        _lags(out[0], i, end, groups[0][0].stamp)
+    while i < k:
+        end = min(i + 4 * STEP, k)
+        _lags(contest, i, end, contest.stamp[j.timed[0]])
         i = end
         yield
 
 
-def _in_time_order(presses):
-    """``presses`` by first edge (wrap-safe from the first), then press number. They come
-    in that order nearly always (snapshots are taken in time order), so that is checked
-    first in one loop; otherwise each press's key is made once and the keys are sorted.
-    (MicroPython's ``sort(key=...)`` calls the key at every comparison: for a storm's
-    contest of 200 presses that took a board over a second.)"""
-    if _disorder(presses, 1, len(presses)):
-        return _sorted(presses, presses[0].stamp)
-    return list(presses)
+def time_order(contest):
+    """The places of ``contest`` by first edge (wrap-safe from the first press), then press
+    number. They come in that order nearly always (snapshots are taken in time order),
+    which ``judging`` checks first; otherwise each press's key is made once and the keys
+    are sorted. (MicroPython's ``sort(key=...)`` calls the key at every comparison: for a
+    storm's contest of 200 presses that took a board over a second.)"""
+    ref = contest.stamp[0]
+    keyed = [(diff(contest.stamp[i], ref), contest.n[i], i) for i in range(len(contest))]
+    keyed.sort()
+    return array("i", [k[2] for k in keyed])
 
 
-def _disorder(presses, i, end):
-    """True when one of ``presses[i:end]`` came before the press ahead of it."""
+def _disorder(stamps, i, end):
+    """True when one of ``stamps[i:end]`` came before the one ahead of it."""
     while i < end:
-        if diff(presses[i].stamp, presses[i - 1].stamp) < 0:
+        if diff(stamps[i], stamps[i - 1]) < 0:
             return True
         i += 1
     return False
 
 
-def _sorted(presses, ref):
-    keyed = [(diff(p.stamp, ref), p.n, i) for i, p in enumerate(presses)]
-    keyed.sort()
-    return [presses[k[2]] for k in keyed]
+def _zeros(k):
+    return array("i", bytes(4 * k))
 
 
-def _groups(timed, i, end, tie_us, groups):
-    """``timed[i:end]`` chained onto ``groups``: each joins the last group when closer
-    than ``tie_us`` to the press before it, else starts a group of its own."""
-    while i < end:
-        after = timed[i]
-        if diff(after.stamp, timed[i - 1].stamp) < tie_us:
-            groups[-1].append(after)
+class _Judgement:
+    """A contest being judged: its places in time order (``timed``), the groups they
+    chain into (``groups``: where each starts in ``timed``), the last rank given."""
+
+    def __init__(self, contest, tie_us, rng):
+        self.contest = contest
+        self.tie_us = tie_us
+        self.rng = rng
+        self.timed = array("i", range(len(contest)))
+        self.groups = array("i", [0])
+        self.placed = 0         # presses put in the order so far
+        self.last = 0           # the last rank given
+
+    def chain(self, i, end):
+        """``timed[i:end]`` chained into groups: each press joins the group before it when
+        closer than ``tie_us`` to the press before it, else starts a group of its own."""
+        stamp = self.contest.stamp
+        timed = self.timed
+        while i < end:
+            if diff(stamp[timed[i]], stamp[timed[i - 1]]) >= self.tie_us:
+                self.groups.append(i)
+            i += 1
+
+    def begin(self, k):
+        """The contest's verdict columns, made at their size at once."""
+        c = self.contest
+        c.order = _zeros(k)
+        c.rank = _zeros(k)
+        c.lag = _zeros(k)
+        c.tie = bytearray(k)
+        c.early = bytearray(k)
+
+    def rank(self, g):
+        """Rank the groups from the ``g``-th on until ``STEP`` presses are placed (a whole
+        group at least); returns the index of the next group."""
+        most = STEP
+        groups = self.groups
+        while g < len(groups) - 1 and most > 0:
+            self._group(groups[g], groups[g + 1])
+            most -= groups[g + 1] - groups[g]
+            g += 1
+        return g
+
+    def _group(self, start, end):
+        """One group's presses ranked after those placed: one player's own presses in
+        clock order, rank after rank; two players or more share a rank, in a drawn order
+        (the tie recorded: rank, players in drawn order, gap in us)."""
+        players = self._players(start, end)
+        if len(players) == 1:
+            self._alone(start, end)
         else:
-            groups.append([after])
-        i += 1
+            self._tied(start, end, players)
+
+    def _tied(self, start, end, players):
+        self.last += 1
+        self.rng.shuffle(players)
+        self._each(start, end, players)
+        gap = self._gap(start, end)
+        tie = (self.last, players, gap)
+        self.contest.ties.append(tie)
+
+    def _players(self, start, end):
+        c = self.contest
+        players = []
+        while start < end:
+            player = c.player[self.timed[start]]
+            if player not in players:
+                players.append(player)
+            start += 1
+        return players
+
+    def _alone(self, start, end):
+        """One player's own presses: the clock orders them exactly."""
+        while start < end:
+            self.last += 1
+            self._put(self.timed[start], 0)
+            start += 1
+
+    def _each(self, start, end, players):
+        """The group's presses, player by player in the drawn order."""
+        i = 0
+        while i < len(players):
+            self._take(start, end, players[i])
+            i += 1
+
+    def _take(self, start, end, player):
+        c = self.contest
+        while start < end:
+            place = self.timed[start]
+            if c.player[place] == player:
+                self._put(place, 1)
+            start += 1
+
+    def _put(self, place, tie):
+        c = self.contest
+        c.order[self.placed] = place
+        self.placed += 1
+        c.rank[place] = self.last
+        c.tie[place] = tie
+
+    def _gap(self, start, end):
+        stamp = self.contest.stamp
+        return diff(stamp[self.timed[end - 1]], stamp[self.timed[start]])
 
 
-def _rank(groups, i, most, rng, out):
-    """Rank ``groups`` from the ``i``-th on into ``out`` ([order, ties]), until ``most``
-    presses are placed (a whole group at least); returns the index of the next group."""
-    while i < len(groups) and most > 0:
-        tie = _place(groups[i], rng, out[0])
-        if tie is not None:
-            out[1].append(tie)
-        most -= len(groups[i])
-        i += 1
-    return i
-
-
-def _place(group, rng, order):
-    """Rank one group's presses after those in ``order``: one player's own presses in
-    clock order, rank after rank; two players or more share a rank in a drawn order
-    (returns the tie: rank, players in drawn order, gap in us)."""
-    rank = order[-1].rank if order else 0
-    players = _players(group)
-    if len(players) == 1:
-        _alone(group, rank, order)
-        return None
-    rank += 1
-    rng.shuffle(players)
-    _tied(group, players, rank, order)
-    return (rank, players, _gap(group))
-
-
-def _gap(group):
-    return diff(group[-1].stamp, group[0].stamp)
-
-
-def _players(group):
-    players = []
-    for p in group:
-        if p.player not in players:
-            players.append(p.player)
-    return players
-
-
-def _alone(group, rank, order):
-    for p in group:  # one player's own presses: the clock orders them exactly
-        rank += 1
-        p.rank, p.tie = rank, False
-        order.append(p)
-
-
-def _tied(group, players, rank, order):
-    i = 0
-    while i < len(players):
-        _take(group, players[i], rank, order)
-        i += 1
-
-
-def _take(group, player, rank, order):
-    i = 0
-    while i < len(group):
-        p = group[i]
-        if p.player == player:
-            p.rank, p.tie = rank, True
-            order.append(p)
-        i += 1
-
-
-def _lags(order, i, end, first):
-    """Each press of ``order[i:end]`` its lag behind ``first``."""
+def _lags(contest, i, end, first):
+    """Each press at places ``i`` to ``end`` its lag behind ``first``."""
+    stamp = contest.stamp
+    lag = contest.lag
     while i < end:
-        p = order[i]
-        p.lag = diff(p.stamp, first)
+        lag[i] = diff(stamp[i], first)
         i += 1
 
 
@@ -245,7 +341,7 @@ class Arbiter:
         self.open = None        # the contest still taking presses
         self.done = []          # judged contests not yet collected by poll
         self.throws = []        # open throws as the presses arrived: Press objects
-        self.judged = []        # throws in judged order: [Press, answered]
+        self.judged = []        # throws in judged order: [stamp, player, answered]
 
     def configure(self, settings):
         self.tie_us = settings["tie_us"]
@@ -262,9 +358,7 @@ class Arbiter:
                 self._window_closed(contest)
             self.contests += 1
             contest = self.open = Contest(self.contests, stamp)
-        contest.presses.append(p)
-        p.contest = contest.number
-        p.lag = diff(stamp, contest.first)
+        contest.add(p)
         p.early = self._answer(p)
         return p
 
@@ -286,16 +380,15 @@ class Arbiter:
         return True
 
     def withdraw(self, player, since):
-        """Take back ``player``'s presses at or after ``since`` from the open contest."""
+        """Take back ``player``'s presses at or after ``since`` from the open contest
+        (returns them, as ``Press`` objects)."""
         contest = self.open
         if contest is None:
             return []
-        gone = [p for p in contest.presses if p.player == player and diff(p.stamp, since) >= 0]
+        gone = contest.withdraw(player, since)
         for p in gone:
-            contest.presses.remove(p)
-            if p in self.throws:
-                self.throws.remove(p)
-        if not contest.presses:
+            _forget(self.throws, p.n)
+        if not len(contest):
             self.open = None
         return gone
 
@@ -336,13 +429,11 @@ class Arbiter:
     def judging(self, contest):
         """``closing``'s contest judged in steps (a generator, as ``judging``): its
         order and ties, then each press's early settled on that order, a few a step."""
-        out = []
-        yield from judging(contest.presses, self.tie_us, self.rng, out)
-        contest.order, contest.ties = out
+        yield from judging(contest, self.tie_us, self.rng)
         i = 0
-        while i < len(out[0]):
-            end = min(i + STEP, len(out[0]))
-            self._settled(out[0], i, end)
+        while i < len(contest):
+            end = min(i + STEP, len(contest))
+            self._settled(contest, i, end)
             i = end
             yield
 
@@ -354,40 +445,54 @@ class Arbiter:
         if contest is self.open:
             self.open = None
         contest.closed = closed
-        contest.order, contest.ties = judge(contest.presses, self.tie_us, self.rng)
-        self._settled(contest.order, 0, len(contest.order))
+        judge(contest, self.tie_us, self.rng)
+        self._settled(contest, 0, len(contest))
         return contest
 
-    def _settled(self, order, i, end):
-        """Each press of ``order[i:end]`` its early, settled on the judged order."""
+    def _settled(self, contest, i, end):
+        """Each press in judged order from ``i`` to ``end`` its early, settled on that
+        order."""
         while i < end:
-            p = order[i]
-            p.early = self._settle(p)
+            place = contest.order[i]
+            contest.early[place] = self._settle(contest, place)
             i += 1
 
-    def _settle(self, p):
-        """Early or not for ``p``, taken in judged order: False, NO_THROW or ANSWERED."""
+    def _settle(self, contest, place):
+        """Early or not for the press at ``place``, taken in judged order: an index into
+        ``EARLY``."""
         throws = self.judged
-        while throws and diff(p.stamp, throws[0][0].stamp) >= self.answer_us:
+        stamp = contest.stamp[place]
+        while throws and diff(stamp, throws[0][0]) >= self.answer_us:
             throws.pop(0)
-        if p.button == THROW:
+        button = contest.button[place]
+        if button == THROW:
             if len(throws) >= _OPEN_THROWS:
                 throws.pop(0)
-            throws.append([p, False])
-            return False
-        if p.button not in (DODGE, CATCH):
-            return False
-        return _meet(throws, p.player)
+            throws.append([stamp, contest.player[place], False])
+            return 0
+        if button not in (DODGE, CATCH):
+            return 0
+        return _meet(throws, contest.player[place])
 
 
 def _meet(throws, player):
-    """An answer from ``player`` against the throws open in judged order: False when it
-    meets one (now answered), else ANSWERED or NO_THROW."""
+    """An answer from ``player`` against the throws open in judged order: 0 when it
+    meets one (now answered), else the index of ANSWERED or NO_THROW in ``EARLY``."""
     seen = False
     for throw in throws:
-        if throw[0].player != player:
-            if not throw[1]:
-                throw[1] = True   # this answer meets that throw
-                return False
+        if throw[1] != player:
+            if not throw[2]:
+                throw[2] = True   # this answer meets that throw
+                return 0
             seen = True
-    return ANSWERED if seen else NO_THROW
+    return 2 if seen else 1
+
+
+def _forget(throws, n):
+    """Take press ``n`` off the open throws (it was withdrawn)."""
+    i = 0
+    while i < len(throws):
+        if throws[i].n == n:
+            throws.pop(i)
+            return
+        i += 1

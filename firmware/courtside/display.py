@@ -156,25 +156,30 @@ def _tie(top, players, thin):
         k += 1
 
 
-def bands_of(order):
-    """(bands, early) for ``contest`` from presses in judged order (rank, player,
-    early)."""
+def bands_of(contest):
+    """(bands, early) for ``contest``, a judged ``arbiter.Contest``: a band for each rank
+    in judged order, with its players, and the players whose press there was early."""
     bands = []
     early = []
-    last = None
     i = 0
-    while i < len(order):
-        p = order[i]
-        if p.rank != last:
-            bands.append([p.player])
-            early.append(0)
-            last = p.rank
-        elif p.player not in bands[-1]:
-            bands[-1].append(p.player)
-        if p.early:
-            early[-1] |= 1 << p.player
+    while i < len(contest.order):
+        _in_band(bands, early, contest, i)
         i += 1
     return bands, early
+
+
+def _in_band(bands, early, contest, i):
+    """The ``i``-th press in judged order into its rank's band (a new one if its rank is
+    new)."""
+    place = contest.order[i]
+    if not i or contest.rank[place] != contest.rank[contest.order[i - 1]]:
+        bands.append([])
+        early.append(0)
+    player = contest.player[place]
+    if player not in bands[-1]:
+        bands[-1].append(player)
+    if contest.early[place]:
+        early[-1] |= 1 << player
 
 
 def fault(box):

@@ -10,7 +10,7 @@ answered", ``courtside.arbiter``).
 """
 
 from courtside import display, events, lights
-from courtside.arbiter import ANSWERED, NAMES, NO_THROW, Arbiter
+from courtside.arbiter import ANSWERED, EARLY, NAMES, NO_THROW, Arbiter
 from courtside.clock import add, diff
 from courtside.stage import Stage
 
@@ -64,7 +64,7 @@ class DodgeBall(Stage):
             ctx.tone("fault")
             ctx.light(p.player, lights.FAULT)
         else:
-            ctx.tone("first" if len(contest.presses) == 1 else "later")
+            ctx.tone("first" if len(contest) == 1 else "later")
         if self._arrived(contest, p) or self._stale:
             self._stale = False
             _show_arrivals(ctx, self._earliest)
@@ -152,8 +152,10 @@ class DodgeBall(Stage):
         self._of = contest
         self._stale = True
         if contest is not None:
-            for p in contest.presses:
-                _among_earliest(self._earliest, p, contest.first)
+            place = 0
+            while place < len(contest):
+                _among_earliest(self._earliest, contest.press(place), contest.first)
+                place += 1
 
     def _verdicts(self, ctx, contests):
         """The verdict of each judged contest, in order."""
@@ -169,8 +171,8 @@ class DodgeBall(Stage):
 
 
 def _show_and_sound(ctx, contest):
-    _show_verdict(ctx, contest.order)
-    _light_verdict(ctx, _best(contest.order))
+    _show_verdict(ctx, contest)
+    _light_verdict(ctx, _best(contest))
     if contest.ties:
         ctx.tone("tie")
 
@@ -208,11 +210,17 @@ def _show_arrivals(ctx, arrived):
 
 
 def _log_verdict(ctx, contest, tie_us):
-    order = [{"n": p.n, "p": p.player + 1, "b": NAMES[p.button], "rank": p.rank, "lag": p.lag,
-              "tie": p.tie, "early": p.early} for p in contest.order]
+    order = [_entry(contest, place) for place in contest.order]
     fields = {"c": contest.number, "order": order, "tie_us": tie_us}
     # A verdict is decided the moment its window closes, whenever the pass comes.
     ctx.emit_fields_at(contest.closed, "verdict", fields)
+
+
+def _entry(c, place):
+    """The verdict's entry for the press at ``place`` of judged contest ``c``."""
+    return {"n": c.n[place], "p": c.player[place] + 1, "b": NAMES[c.button[place]],
+            "rank": c.rank[place], "lag": c.lag[place], "tie": c.tie[place] == 1,
+            "early": EARLY[c.early[place]]}
 
 
 def _log_ties(ctx, contest):
@@ -230,20 +238,28 @@ def _log_tie(ctx, contest, tie):
     ctx.emit_fields_at(contest.closed, "tie", fields)
 
 
-def _show_verdict(ctx, order):
+def _show_verdict(ctx, contest):
     if not ctx.seen:
         return
-    bands, early = display.bands_of(order)
+    bands, early = display.bands_of(contest)
     ctx.show(display.contest(bands, early))
 
 
-def _best(order):
-    """Each player's best press in judged order: {player: Press}."""
+def _best(contest):
+    """Each player's light for their best press in judged order: {player: a tie's
+    flicker, or the blinks of its rank}."""
     best = {}
-    for p in order:
-        if p.player not in best:
-            best[p.player] = p
+    i = 0
+    while i < len(contest.order):
+        _better(best, contest, contest.order[i])
+        i += 1
     return best
+
+
+def _better(best, contest, place):
+    player = contest.player[place]
+    if player not in best:
+        best[player] = lights.TIE if contest.tie[place] else lights.rank(contest.rank[place])
 
 
 def _light_verdict(ctx, best):
@@ -253,5 +269,4 @@ def _light_verdict(ctx, best):
 
 
 def _light(ctx, best, player):
-    p = best[player]
-    ctx.light(player, lights.TIE if p.tie else lights.rank(p.rank))
+    ctx.light(player, best[player])

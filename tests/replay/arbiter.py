@@ -20,14 +20,15 @@ def run(case):
     verdicts.extend(arb.poll(case["end"]))
     out = []
     for c in verdicts:
+        order = c.judged()
         ranks = {}
-        for p in c.order:
+        for p in order:
             ranks.setdefault(p.rank, []).append(p.n)
         out.append({
             "c": c.number,
             "ranks": [sorted(ranks[r]) for r in sorted(ranks)],
-            "lags": [p.lag for p in sorted(c.order, key=lambda p: p.n)],
+            "lags": [p.lag for p in sorted(order, key=lambda p: p.n)],
             "ties": [[rank, sorted(players), gap] for rank, players, gap in c.ties],
-            "early": [[p.n, p.early] for p in c.order if p.early],
+            "early": [[p.n, p.early] for p in order if p.early],
         })
     return {"presses": presses, "verdicts": out, "open": arb.open is not None}
