@@ -34,7 +34,7 @@ def contest_of(presses):
     from courtside.arbiter import Contest
     contest = Contest(1, presses[0].stamp)
     for p in presses:
-        contest.add(p)
+        contest.add(p.n, p.player, p.button, p.stamp)
     return contest
 
 

@@ -6,7 +6,7 @@ import random
 
 import pytest
 from courtside import dodgeball
-from courtside.arbiter import Press
+from courtside.arbiter import Contest
 from courtside.clock import MASK, add, diff
 
 
@@ -14,12 +14,13 @@ from courtside.clock import MASK, add, diff
 def test_the_earliest_four_are_the_first_four_of_all_sorted(seed):
     rng = random.Random(seed)
     ref = rng.randrange(MASK + 1)                      # anywhere on the tick circle
-    earliest, presses = [], []
+    contest = Contest(1, ref)
+    earliest = []
     for n in range(1, rng.randrange(1, 300)):
         lag = rng.choice([rng.randrange(-50, 1_500_000), rng.randrange(0, 3)])   # ties too
-        p = Press(n, rng.randrange(4), rng.randrange(4), add(ref, lag))
-        presses.append(p)
-        shown = dodgeball._among_earliest(earliest, p, ref)
-        expect = sorted(presses, key=lambda q: (diff(q.stamp, ref), q.n))[:dodgeball.ARRIVALS]
+        place = contest.add(n, rng.randrange(4), rng.randrange(4), add(ref, lag))
+        shown = dodgeball._among_earliest(earliest, contest, place)
+        expect = sorted(range(len(contest)),
+                        key=lambda q: (diff(contest.stamp[q], ref), contest.n[q]))[:dodgeball.ARRIVALS]
         assert earliest == expect
-        assert shown == (p in expect)
+        assert shown == (place in expect)

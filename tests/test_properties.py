@@ -54,7 +54,8 @@ def judge(edges, t0, seed):
         for kind, button, s in out:
             if kind == PRESS:
                 verdicts += arb.poll(s)
-                presses[button] = arb.press(button // 4, button % 4, s)
+                place = arb.press(button // 4, button % 4, s)
+                presses[button] = arb.open.press(place)
         out = []
     verdicts += arb.poll(add(t0, 3_000_000))
     return presses, verdicts

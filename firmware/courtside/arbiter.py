@@ -18,14 +18,15 @@ answer from another player. An early answer is one of two things:
 - ``ANSWERED`` ("throw already answered"): there was such a throw, but another answer
   met it first.
 
-Early is known twice. At the press (``Press.early``) it is True or False, judged on the
-order the presses arrived in, for the sound and the box LED at once. At the verdict it
-is settled on the judged order, after any tie draw, and becomes False, ``NO_THROW`` or
+Early is known twice. At the press (``Contest.came_early``) it is True or False, judged on
+the order the presses arrived in, for the sound and the box LED at once. At the verdict
+it is settled on the judged order, after any tie draw, and becomes False, ``NO_THROW`` or
 ``ANSWERED`` (``Contest.early``, an index into ``EARLY``): when two answers tie, the one
 the draw puts first meets the throw and the other has answered a throw already answered.
 
     arb = Arbiter(settings, Fair(os.urandom))
-    press = arb.press(player, button, stamp)    # a Press, with contest, lag, early
+    place = arb.press(player, button, stamp)    # its place in arb.open, the contest it joined
+    arb.open.press(place)                       # the same as a Press (tools, tests)
     for contest in arb.poll(now):                # contests judged since, in order
         contest.closed                           # when its window closed
         contest.order                            # places in judged order; by place:
@@ -48,8 +49,9 @@ _OPEN_THROWS = 16  # at most this many throws are remembered as open
 
 
 class Press:
-    """One press as it arrives (what its ``press`` line says), or one of a contest's
-    read back with its verdict (``Contest.press``)."""
+    """One of a contest's presses as an object, with its verdict once judged
+    (``Contest.press``: for tools and tests, and a press withdrawn; a board reads the
+    columns)."""
 
     def __init__(self, n, player, button, stamp):
         self.n = n              # serial number of the press since power-up
@@ -84,6 +86,7 @@ class Contest:
         self.stamp = array("i")     # by place: the tick of its first edge (< 2**30)
         self.player = bytearray()   # by place: its 0-based box
         self.button = bytearray()
+        self.came_early = bytearray()   # by place: 1 when early as it came
         self.order = None       # judged: the places in judged order
         self.rank = None
         self.lag = None
@@ -95,20 +98,25 @@ class Contest:
     def __len__(self):
         return len(self.n)
 
-    def add(self, p):
-        """``p`` joins the contest, its contest number and lag set."""
-        self.n.append(p.n)
-        self.stamp.append(p.stamp)
-        self.player.append(p.player)
-        self.button.append(p.button)
-        p.contest = self.number
-        p.lag = diff(p.stamp, self.first)
+    def add(self, n, player, button, stamp):
+        """Press number ``n`` joins the contest; returns its place."""
+        self.n.append(n)
+        self.stamp.append(stamp)
+        self.player.append(player)
+        self.button.append(button)
+        self.came_early.append(0)
+        return len(self.n) - 1
+
+    def lag_of(self, place):
+        """Microseconds the press at ``place`` came after the contest's first."""
+        return diff(self.stamp[place], self.first)
 
     def press(self, place):
         """The press at ``place`` as a ``Press``, with its verdict once judged."""
         p = Press(self.n[place], self.player[place], self.button[place], self.stamp[place])
         p.contest = self.number
         p.lag = diff(p.stamp, self.first)
+        p.early = self.came_early[place] == 1
         if self.order is not None:
             self._verdict_of(p, place)
         return p
@@ -141,6 +149,7 @@ class Contest:
         self.stamp = self.stamp[:place] + self.stamp[place + 1:]
         self.player = self.player[:place] + self.player[place + 1:]
         self.button = self.button[:place] + self.button[place + 1:]
+        self.came_early = self.came_early[:place] + self.came_early[place + 1:]
 
 
 # judging and its parts are cut so that no frame passes 11 words (a bigger one is taken
@@ -340,7 +349,7 @@ class Arbiter:
         self.contests = 0
         self.open = None        # the contest still taking presses
         self.done = []          # judged contests not yet collected by poll
-        self.throws = []        # open throws as the presses arrived: Press objects
+        self.throws = []        # open throws as the presses arrived: [stamp, player, n]
         self.judged = []        # throws in judged order: [stamp, player, answered]
 
     def configure(self, settings):
@@ -349,35 +358,39 @@ class Arbiter:
         self.answer_us = settings["answer_ms"] * 1000
 
     def press(self, player, button, stamp):
-        """Record a press; returns its Press."""
+        """Record a press; returns its place in ``open``, the contest it joined (no
+        object is made for it: a storm brings hundreds)."""
         self.presses += 1
-        p = Press(self.presses, player, button, stamp)
+        contest = self._open_for(stamp)
+        contest.add(self.presses, player, button, stamp)
+        if self._answer(player, button, stamp):
+            contest.came_early[-1] = 1
+        return len(contest) - 1
+
+    def _open_for(self, stamp):
+        """The contest a press stamped ``stamp`` joins: the open one, or a new one (the
+        open one judged as its window closed)."""
         contest = self.open
         if contest is None or diff(stamp, contest.first) >= self.contest_us:
             if contest is not None:
                 self._window_closed(contest)
             self.contests += 1
             contest = self.open = Contest(self.contests, stamp)
-        contest.add(p)
-        p.early = self._answer(p)
-        return p
+        return contest
 
-    def _answer(self, p):
+    def _answer(self, player, button, stamp):
+        """True when this press is an answer no other player's open throw is there for."""
         throws = self.throws
-        while throws and diff(p.stamp, throws[0].stamp) >= self.answer_us:
+        while throws and diff(stamp, throws[0][0]) >= self.answer_us:
             throws.pop(0)
-        if p.button == THROW:
+        if button == THROW:
             if len(throws) >= _OPEN_THROWS:
                 throws.pop(0)
-            throws.append(p)
+            throws.append([stamp, player, self.presses])
             return False
-        if p.button not in (DODGE, CATCH):
+        if button not in (DODGE, CATCH):
             return False
-        for i in range(len(throws)):
-            if throws[i].player != p.player:
-                throws.pop(i)  # this answer meets that throw
-                return False
-        return True
+        return not _meets(throws, player)
 
     def withdraw(self, player, since):
         """Take back ``player``'s presses at or after ``since`` from the open contest
@@ -488,11 +501,23 @@ def _meet(throws, player):
     return 2 if seen else 1
 
 
+def _meets(throws, player):
+    """An answer from ``player`` as it comes: True when it meets a throw open from
+    another player (taken off the open throws)."""
+    i = 0
+    while i < len(throws):
+        if throws[i][1] != player:
+            throws.pop(i)
+            return True
+        i += 1
+    return False
+
+
 def _forget(throws, n):
     """Take press ``n`` off the open throws (it was withdrawn)."""
     i = 0
     while i < len(throws):
-        if throws[i].n == n:
+        if throws[i][2] == n:
             throws.pop(i)
             return
         i += 1

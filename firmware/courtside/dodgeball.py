@@ -25,7 +25,7 @@ class DodgeBall(Stage):
 
     def start(self, ctx):
         self.arbiter = Arbiter(ctx.settings, ctx.rng)
-        self._earliest = []          # the open contest's first presses in time order (ARRIVALS)
+        self._earliest = []          # the open contest's first presses in time order (ARRIVALS): places
         self._of = None              # ... of this contest
         self._stale = False          # presses were withdrawn: the next press redraws
         self._judging = None         # (steps, contest): a contest being judged a step a pass
@@ -47,36 +47,34 @@ class DodgeBall(Stage):
             _ignored(ctx, box, button, stamp)
             return
         self._catch_up(ctx, stamp)
-        p = self.arbiter.press(box, button, stamp)
-        self._pressed(ctx, p)
+        place = self.arbiter.press(box, button, stamp)
+        self._pressed(ctx, self.arbiter.open, place)
 
     def _catch_up(self, ctx, stamp):
         """The contests closed by ``stamp`` are judged before the press joins one."""
         self._verdicts(ctx, self.arbiter.poll(stamp))
 
-    def _pressed(self, ctx, p):
+    def _pressed(self, ctx, contest, place):
         """Log the press at once, sound and light it, show the arrivals so far."""
-        fields = {"n": p.n, "p": p.player + 1, "b": NAMES[p.button], "c": p.contest, "lag": p.lag,
-                  "early": p.early}
-        ctx.emit_fields_at(p.stamp, "press", fields)
-        contest = self.arbiter.open
-        if p.early:
+        ctx.emit_fields_at(contest.stamp[place], "press", _press_fields(contest, place))
+        if contest.came_early[place]:
             ctx.tone("fault")
-            ctx.light(p.player, lights.FAULT)
+            ctx.light(contest.player[place], lights.FAULT)
         else:
             ctx.tone("first" if len(contest) == 1 else "later")
-        if self._arrived(contest, p) or self._stale:
+        if self._arrived(contest, place) or self._stale:
             self._stale = False
-            _show_arrivals(ctx, self._earliest)
+            _show_arrivals(ctx, contest, self._earliest)
 
-    def _arrived(self, contest, p):
+    def _arrived(self, contest, place):
         """Keep the contest's ``ARRIVALS`` earliest presses as each press comes; True when
-        ``p`` is among them, so the matrix changes. A storm makes a contest of hundreds of
-        presses: sorting them all at every press made each press cost more than the last."""
+        the one at ``place`` is among them, so the matrix changes. A storm makes a contest
+        of hundreds of presses: sorting them all at every press made each press cost more
+        than the last."""
         if self._of is not contest:
             self._of = contest
             self._earliest = []
-        return _among_earliest(self._earliest, p, contest.first)
+        return _among_earliest(self._earliest, contest, place)
 
     def poll(self, ctx, now):
         """A contest whose window has closed is judged a step a pass (``Arbiter.judging``)
@@ -154,7 +152,7 @@ class DodgeBall(Stage):
         if contest is not None:
             place = 0
             while place < len(contest):
-                _among_earliest(self._earliest, contest.press(place), contest.first)
+                _among_earliest(self._earliest, contest, place)
                 place += 1
 
     def _verdicts(self, ctx, contests):
@@ -185,28 +183,40 @@ def _ignored(ctx, box, button, stamp):
 ARRIVALS = 4     # bands the matrix shows
 
 
-def _among_earliest(earliest, p, ref):
-    """Put ``p`` into ``earliest`` (in time order from ``ref``, then by press number) if it
-    is among the first ``ARRIVALS``; True if it is."""
-    key = diff(p.stamp, ref)
+def _press_fields(c, place):
+    """The ``press`` line's fields for the press at ``place`` of the open contest ``c``."""
+    return {"n": c.n[place], "p": c.player[place] + 1, "b": NAMES[c.button[place]],
+            "c": c.number, "lag": c.lag_of(place), "early": c.came_early[place] == 1}
+
+
+def _among_earliest(earliest, contest, place):
+    """Put ``place`` into ``earliest`` (places of ``contest``, in time order from its first
+    press, then by press number: a later place has a later number) if it is among the
+    first ``ARRIVALS``; True if it is."""
     i = len(earliest)
-    while i and (key < diff(earliest[i - 1].stamp, ref)
-                 or key == diff(earliest[i - 1].stamp, ref) and p.n < earliest[i - 1].n):
+    while i and _before(contest, place, earliest[i - 1]):
         i -= 1
     if i >= ARRIVALS:
         return False
-    earliest.insert(i, p)
+    earliest.insert(i, place)
     if len(earliest) > ARRIVALS:
         earliest.pop()
     return True
 
 
-def _show_arrivals(ctx, arrived):
+def _before(contest, place, other):
+    """True when the press at ``place`` comes before the one at ``other``."""
+    key = contest.lag_of(place)
+    lag = contest.lag_of(other)
+    return key < lag or key == lag and place < other
+
+
+def _show_arrivals(ctx, contest, arrived):
     """Until the verdict the matrix shows arrivals, one band each, in time order."""
     if not ctx.seen:
         return
-    ctx.show(display.contest([[q.player] for q in arrived],
-                             [1 << q.player if q.early else 0 for q in arrived]))
+    ctx.show(display.contest([[contest.player[q]] for q in arrived],
+                             [1 << contest.player[q] if contest.came_early[q] else 0 for q in arrived]))
 
 
 def _log_verdict(ctx, contest, tie_us):

@@ -15,7 +15,8 @@ def run(case):
     verdicts = []
     for player, button, stamp in case["presses"]:
         verdicts.extend(arb.poll(stamp))
-        p = arb.press(player, NAMES.index(button), stamp)
+        place = arb.press(player, NAMES.index(button), stamp)
+        p = arb.open.press(place)
         presses.append([p.n, p.contest, p.lag, p.early])
     verdicts.extend(arb.poll(case["end"]))
     out = []
