@@ -143,4 +143,5 @@ def main():
         print("  %-62s %12.0f" % (what, cost))
 
 
-main()
+if __name__ == "__main__":
+    main()

@@ -27,6 +27,7 @@ RUNS = [
     ("main-loop latency (CPython)", [PY, "latency.py", "300"]),
     ("main-loop passes through whole games (MicroPython unix port)", [MICROPYTHON, "passes.py"]),
     ("work per pass in instructions (unix port under callgrind)", [PY, "pass_cost.py"]),
+    ("heap allocated by a press (unix port, micropython.mem_total)", [PY, "press_alloc.py"]),
     ("heap after start and after a refereed game, from .mpy (unix port)", [PY, "heap_start.py"]),
     ("smallest heap for the whole loop, from .mpy (unix port)", [PY, "smallest_heap.py"]),
     ("power-on to hello, the firmware's share in instructions (unix port under callgrind)", [PY, "boot.py"]),
