@@ -11,7 +11,7 @@ full is taken at once all the same: a storm must not overflow it. Either way the
 is the one written at any pass length (tests/test_pass_timing.py)."""
 
 from corerig import Rig
-from courtside import clock
+from courtside import clock, dodgeball
 from courtside.arbiter import DODGE, THROW
 
 
@@ -92,3 +92,24 @@ def test_a_press_after_the_window_waits_for_the_judging():
     assert passes >= 4                           # judged in steps, then each part of its verdict
     kinds = [k for k, _ in rig.times]
     assert kinds.index("verdict") < kinds.index("press", kinds.index("verdict"))
+
+
+def test_a_storms_verdict_makes_its_entries_a_part_a_pass():
+    """A contest of 100 presses: its verdict's entries are made at most ``ENTRIES`` a pass
+    (a storm's, made at once, was one pass of 100 ms on the chip), and its line, written
+    once they are all made, holds every press in judged order."""
+    rig = Rig("dodgeball", players=(0, 1, 2, 3), settings={"contest_ms": 10000})
+    for k in range(100):
+        rig.press(k % 4, k // 4 % 4)
+    contest = rig.stage.arbiter.open
+    _until_verdict(rig)
+    made = [0]
+    while "verdict" not in rig.kinds():
+        rig.step()
+        if rig.stage._step == 0 and rig.stage._judged:
+            made.append(len(rig.stage._entries))
+    steps = [b - a for a, b in zip(made, made[1:])]
+    assert max(steps) <= dodgeball.ENTRIES and len(steps) >= 100 // dodgeball.ENTRIES
+    verdict = [f for k, f in rig.events if k == "verdict"][-1]
+    assert [o["n"] for o in verdict["order"]] == [contest.n[place] for place in contest.order]
+    assert len(verdict["order"]) == 100 and rig.stage._entries == []

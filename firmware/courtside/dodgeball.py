@@ -31,6 +31,7 @@ class DodgeBall(Stage):
         self._judging = None         # (steps, contest): a contest being judged a step a pass
         self._judged = []            # contests judged, their verdicts under way (oldest first)
         self._step = 0               # the next part of the first one's verdict
+        self._entries = []           # ... its entries made so far (step 0)
         if ctx.seen:
             ctx.show(display.blank())
         for box in ctx.players:
@@ -124,19 +125,30 @@ class DodgeBall(Stage):
             self._verdict_part(ctx)
 
     def _verdict_part(self, ctx):
-        """The next part of the first judged contest's verdict: its line, each of its
-        ties' lines, then what the table sees and hears."""
+        """The next part of the first judged contest's verdict: its entries, at most
+        ``ENTRIES`` a part, then its line, each of its ties' lines, then what the table
+        sees and hears."""
         contest = self._judged[0]
         step = self._step
-        self._step = step + 1
         if step == 0:
-            _log_verdict(ctx, contest, self.arbiter.tie_us)
-        elif step <= len(contest.ties):
+            self._verdict_entries(ctx, contest)
+            return
+        self._step = step + 1
+        if step <= len(contest.ties):
             _log_tie(ctx, contest, contest.ties[step - 1])      # one tie a pass
         else:
             self._judged.pop(0)
             self._step = 0
             _show_and_sound(ctx, contest)
+
+    def _verdict_entries(self, ctx, contest):
+        """The next ``ENTRIES`` of the verdict's entries; its line once all are made. (A
+        storm's verdict has hundreds: made at once, with the collections the dicts
+        brought, they were one pass of 100 ms on the chip.)"""
+        if _entries(contest, self._entries, ENTRIES):
+            _log_verdict(ctx, contest, self._entries, self.arbiter.tie_us)
+            self._entries = []                  # the line holds that list now
+            self._step = 1
 
     def stop(self, ctx):
         self.catch_up(ctx)
@@ -163,7 +175,9 @@ class DodgeBall(Stage):
             i += 1
 
     def _verdict(self, ctx, contest):
-        _log_verdict(ctx, contest, self.arbiter.tie_us)
+        entries = []
+        _entries(contest, entries, len(contest))
+        _log_verdict(ctx, contest, entries, self.arbiter.tie_us)
         _log_ties(ctx, contest)
         _show_and_sound(ctx, contest)
 
@@ -219,9 +233,22 @@ def _show_arrivals(ctx, contest, arrived):
                              [1 << contest.player[q] if contest.came_early[q] else 0 for q in arrived]))
 
 
-def _log_verdict(ctx, contest, tie_us):
-    order = [_entry(contest, place) for place in contest.order]
-    fields = {"c": contest.number, "order": order, "tie_us": tie_us}
+ENTRIES = 32     # verdict entries a part makes (each a dict of seven fields)
+
+
+def _entries(contest, entries, most):
+    """Up to ``most`` more of judged ``contest``'s verdict entries onto ``entries``, in
+    judged order; True once it holds them all."""
+    i = len(entries)
+    end = min(i + most, len(contest))
+    while i < end:
+        entries.append(_entry(contest, contest.order[i]))
+        i += 1
+    return i == len(contest)
+
+
+def _log_verdict(ctx, contest, entries, tie_us):
+    fields = {"c": contest.number, "order": entries, "tie_us": tie_us}
     # A verdict is decided the moment its window closes, whenever the pass comes.
     ctx.emit_fields_at(contest.closed, "verdict", fields)
 
