@@ -96,8 +96,8 @@ def test_a_press_after_the_window_waits_for_the_judging():
 
 def test_a_storms_verdict_makes_its_entries_a_part_a_pass():
     """A contest of 100 presses: its verdict's entries are made at most ``ENTRIES`` a pass
-    (a storm's, made at once, was one pass of 100 ms on the chip), and its line, written
-    once they are all made, holds every press in judged order."""
+    (a storm's hundreds were made in one pass), and its line, written once they are all
+    made, holds every press in judged order."""
     rig = Rig("dodgeball", players=(0, 1, 2, 3), settings={"contest_ms": 10000})
     for k in range(100):
         rig.press(k % 4, k // 4 % 4)

@@ -142,9 +142,8 @@ class DodgeBall(Stage):
             _show_and_sound(ctx, contest)
 
     def _verdict_entries(self, ctx, contest):
-        """The next ``ENTRIES`` of the verdict's entries; its line once all are made. (A
-        storm's verdict has hundreds: made at once, with the collections the dicts
-        brought, they were one pass of 100 ms on the chip.)"""
+        """The next ``ENTRIES`` of the verdict's entries; its line once all are made (a
+        storm's verdict has hundreds)."""
         if _entries(contest, self._entries, ENTRIES):
             _log_verdict(ctx, contest, self._entries, self.arbiter.tie_us)
             self._entries = []                  # the line holds that list now
