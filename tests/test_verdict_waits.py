@@ -113,3 +113,35 @@ def test_a_storms_verdict_makes_its_entries_a_part_a_pass():
     verdict = [f for k, f in rig.events if k == "verdict"][-1]
     assert [o["n"] for o in verdict["order"]] == [contest.n[place] for place in contest.order]
     assert len(verdict["order"]) == 100 and rig.stage._entries == []
+
+
+def test_a_storms_picture_and_lights_read_no_further_than_they_show():
+    """A verdict of 60 ranks: its picture's bands stop at the ``BANDS`` the matrix shows
+    (a band each was a list made for every rank), drawing what all the bands would; each
+    player's light is their best press, found without reading the rest."""
+    from courtside import display, lights
+    from courtside.arbiter import Arbiter
+    from courtside.fair import Fair, seeded
+    arb = Arbiter({"tie_us": 1000, "contest_ms": 1500, "answer_ms": 3000}, Fair(seeded(2)))
+    for k in range(60):
+        arb.press(k % 4, k // 4 % 4, 1000 + 3000 * k)
+    (contest,) = arb.poll(10_000_000)
+    every, marks, ranks = [], [], []         # every rank's band, as the picture would read it
+    for place in contest.order:
+        if contest.rank[place] not in ranks:
+            ranks.append(contest.rank[place])
+            every.append([])
+            marks.append(0)
+        if contest.player[place] not in every[-1]:
+            every[-1].append(contest.player[place])
+        if contest.early[place]:
+            marks[-1] |= 1 << contest.player[place]
+    assert len(every) == 60
+    bands, early = display.bands_of(contest)
+    assert (bands, early) == (every[:display.BANDS], marks[:display.BANDS])
+    assert display.contest(bands, early) == display.contest(every, marks)
+    firsts = {}
+    for place in contest.order:
+        firsts.setdefault(contest.player[place], lights.rank(contest.rank[place]))
+    assert dodgeball._best(contest, 4) == firsts == {0: lights.rank(1), 1: lights.rank(2),
+                                                      2: lights.rank(3), 3: lights.rank(4)}

@@ -98,11 +98,14 @@ def _centre(frame, mark):
     _pix(frame, 36, mark)
 
 
+BANDS = 4        # ranks a contest's picture shows
+
+
 def contest(bands, early=None):
-    """``bands``: per rank, the list of players in it (two or more = a tie); 4 ranks shown.
-    ``early``: per band, a bit (1 << player) for each player whose press in it was an
-    early answer."""
-    n = min(4, len(bands))
+    """``bands``: per rank, the list of players in it (two or more = a tie); the first
+    ``BANDS`` ranks shown. ``early``: per band, a bit (1 << player) for each player whose
+    press in it was an early answer."""
+    n = min(BANDS, len(bands))
     r = 0
     while r < n:
         _band(48 * r, bands[r], early[r] if early else 0)
@@ -157,22 +160,25 @@ def _tie(top, players, thin):
 
 
 def bands_of(contest):
-    """(bands, early) for ``contest``, a judged ``arbiter.Contest``: a band for each rank
-    in judged order, with its players, and the players whose press there was early."""
+    """(bands, early) for ``contest``, a judged ``arbiter.Contest``: a band for each of
+    its first ``BANDS`` ranks in judged order, with its players, and the players whose
+    press there was early. (All the picture shows: a storm's verdict has hundreds of
+    ranks, and a band each was hundreds of lists made for nothing.)"""
     bands = []
     early = []
     i = 0
-    while i < len(contest.order):
-        _in_band(bands, early, contest, i)
+    while i < len(contest.order) and _in_band(bands, early, contest, i):
         i += 1
     return bands, early
 
 
 def _in_band(bands, early, contest, i):
     """The ``i``-th press in judged order into its rank's band (a new one if its rank is
-    new)."""
+    new); False, adding nothing, when that band would be past the ``BANDS``-th."""
     place = contest.order[i]
     if not i or contest.rank[place] != contest.rank[contest.order[i - 1]]:
+        if len(bands) == BANDS:
+            return False
         bands.append([])
         early.append(0)
     player = contest.player[place]
@@ -180,6 +186,7 @@ def _in_band(bands, early, contest, i):
         bands[-1].append(player)
     if contest.early[place]:
         early[-1] |= 1 << player
+    return True
 
 
 def fault(box):

@@ -183,7 +183,7 @@ class DodgeBall(Stage):
 
 def _show_and_sound(ctx, contest):
     _show_verdict(ctx, contest)
-    _light_verdict(ctx, _best(contest))
+    _light_verdict(ctx, _best(contest, len(ctx.players)))
     if contest.ties:
         ctx.tone("tie")
 
@@ -281,12 +281,13 @@ def _show_verdict(ctx, contest):
     ctx.show(display.contest(bands, early))
 
 
-def _best(contest):
+def _best(contest, players):
     """Each player's light for their best press in judged order: {player: a tie's
-    flicker, or the blinks of its rank}."""
+    flicker, or the blinks of its rank}; it looks no further once all ``players`` (the
+    game's count) are found."""
     best = {}
     i = 0
-    while i < len(contest.order):
+    while i < len(contest.order) and len(best) < players:
         _better(best, contest, contest.order[i])
         i += 1
     return best
