@@ -115,3 +115,88 @@ def test_a_silent_board_on_a_pseudo_terminal_is_a_board_error_not_a_hang():
     finally:
         os.close(master)
         os.close(slave)
+
+
+class _BusyBoard:
+    """A board on a real pseudo-terminal whose firmware takes ``stop_s`` to stop after a
+    Ctrl-C, reading its input all that while, as a loaded board's does; then its REPL:
+    Ctrl-B and Ctrl-C give the prompt, Ctrl-D a soft reset. ``stop_s=None``: it never
+    stops."""
+
+    def __init__(self, stop_s):
+        import os
+        import threading
+        self.master, self.slave = os.openpty()
+        self.stop_s = stop_s
+        self.eaten = b""          # what the running firmware read
+        self.resets = 0
+        self._done = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+        self._thread.start()
+
+    def _run(self):
+        import os
+        import select
+        import time
+        stops = None
+        repl = False
+        while not self._done.is_set():
+            if stops is not None and not repl and time.monotonic() >= stops:
+                repl = True
+                os.write(self.master, b"Traceback (most recent call last):\r\nKeyboardInterrupt: \r\n>>> ")
+            if not select.select([self.master], [], [], 0.02)[0]:
+                continue
+            for byte in os.read(self.master, 64):
+                if not repl:
+                    self.eaten += bytes([byte])
+                    if byte == 3 and stops is None and self.stop_s is not None:
+                        stops = time.monotonic() + self.stop_s
+                elif byte == 4:
+                    self.resets += 1
+                    repl = False
+                    stops = None
+                    os.write(self.master, b"MPY: soft reboot\r\n")
+                elif byte in (2, 3):
+                    os.write(self.master, b"\r\n>>> ")
+
+    def close(self):
+        import os
+        self._done.set()
+        self._thread.join(timeout=5)
+        os.close(self.master)
+        os.close(self.slave)
+
+
+def test_starting_the_firmware_waits_for_the_repl_before_its_soft_reset():
+    """A firmware that takes 0.4 s to stop: the Ctrl-D goes only once the REPL's prompt
+    has come, so the REPL reads it and resets. (Sent 100 ms after the Ctrl-C, as it was,
+    the running firmware read it, and the board then sat at its REPL.)"""
+    import os
+
+    import serial
+    board = _BusyBoard(0.4)
+    try:
+        with serial.Serial(os.ttyname(board.slave), timeout=0.1) as ser:
+            link.start_firmware(ser)
+            for _ in range(100):
+                if board.resets:
+                    break
+                ser.read(64)
+        assert board.resets == 1
+        assert b"\x04" not in board.eaten and b"\x03" in board.eaten
+    finally:
+        board.close()
+
+
+def test_a_board_that_never_stops_is_a_board_error():
+    import os
+
+    import serial
+    board = _BusyBoard(None)
+    try:
+        with serial.Serial(os.ttyname(board.slave), timeout=0.1) as ser:
+            with pytest.raises(link.BoardError, match="does not stop for Ctrl-C"):
+                link.start_firmware(ser, wait=1.0)
+        assert board.resets == 0 and b"\x04" not in board.eaten
+    finally:
+        board.close()

@@ -133,7 +133,10 @@ def run(args):
         print("logging to %s" % path, file=sys.stderr)
     try:
         if args.start:
-            start_firmware(ser)
+            try:
+                start_firmware(ser)
+            except BoardError as e:
+                return problem.report("monitor", str(e))
         typed = None
         if sys.stdin.isatty():
             typed = []

@@ -178,11 +178,38 @@ class Lines:
         self.ser.flush()
 
 
-def start_firmware(ser):
-    """Ctrl-C (stop whatever runs), Ctrl-B (friendly REPL), Ctrl-D (soft reset: main.py)."""
-    ser.write(b"\r\x03")
-    time.sleep(0.05)
-    ser.write(b"\x02")
-    time.sleep(0.05)
+PROMPT = b">>> "      # the friendly REPL waiting for a line
+
+
+def start_firmware(ser, wait=READ_S):
+    """Start the firmware afresh: Ctrl-C (stop whatever runs) and Ctrl-B (the friendly
+    REPL) until the REPL's prompt comes back, then Ctrl-D (a soft reset, which runs
+    main.py). Sent blind 50 ms apart, the Ctrl-D could reach a busy board before it had
+    stopped and be read as input by the firmware still running; the board then sat at its
+    REPL, answering nothing. Raises BoardError when no prompt comes in ``wait`` seconds."""
+    end = time.monotonic() + wait
+    while not _stopped(ser, min(2.0, max(0.1, end - time.monotonic()))):
+        if time.monotonic() >= end:
+            raise BoardError("the board does not stop for Ctrl-C (no REPL prompt in %g s): "
+                             "unplug it and plug it back in" % wait)
     ser.reset_input_buffer()
     ser.write(b"\x04")
+    ser.flush()
+
+
+def _stopped(ser, timeout):
+    """Ctrl-C and Ctrl-B; True once the REPL's prompt is read within ``timeout`` s."""
+    ser.write(b"\r\x03\x02")
+    ser.flush()
+    kept = ser.timeout
+    seen = b""
+    end = time.monotonic() + timeout
+    try:
+        while time.monotonic() < end:
+            ser.timeout = min(0.05, max(0.0, end - time.monotonic()))
+            seen = (seen + ser.read(ser.in_waiting or 1))[-256:]
+            if PROMPT in seen:
+                return True
+        return False
+    finally:
+        ser.timeout = kept

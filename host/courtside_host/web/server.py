@@ -310,6 +310,9 @@ class SerialLink:
             except (serial.SerialException, OSError) as e:
                 self.log("%s: %s" % (self.port, e))
                 why = "the board went away (unplugged?): plug it back in and the page picks it up again"
+            except BoardError as e:
+                self.log("%s: %s" % (self.port, e))
+                why = str(e)
             finally:
                 self.is_open = False
                 with contextlib.suppress(Exception):
