@@ -83,6 +83,12 @@ CEILINGS = {
     "courtside.debounce:Debouncer._changes": 11,
     "courtside.debounce:Debouncer._edge": 11,
     "courtside.debounce:Debouncer._turn": 11,
+    "courtside.debounce:Debouncer._plan": 11,
+    "courtside.debounce:Debouncer._end": 11,
+    "courtside.debounce:Debouncer._arm": 11,
+    "courtside.debounce:Debouncer._insert": 11,
+    "courtside.debounce:Debouncer._disarm": 11,
+    "courtside.debounce:Debouncer._unlocked": 11,
     "courtside.core:Core._edges": 11,
     "courtside.core:Core._count": 11,
     "courtside.core:Core._closing": 11,
@@ -253,8 +259,6 @@ CEILINGS = {
 OVER = {
     "courtside.piostamp:Drain._take": (16, "every new DMA word in one loop (a call per word before)"),
     "courtside.piostamp:Stamper.place": (14, "the anchor moved in one function, per count word"),
-    "courtside.debounce:Debouncer._plan": (20, "the earliest lock or timeout in one loop, per accepted edge, "
-                                                "its arrays in locals"),
 }
 
 

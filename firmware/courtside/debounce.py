@@ -35,6 +35,9 @@ STUCK = 3
 UNSTUCK = 4
 LONG = 5      # the button named by ``long_i`` has been held ``long_us`` (once a press)
 
+_LOCK = const(1)     # a button's timer: its lock after an accepted edge
+_HELD = const(2)     # ... or, held down after the lock, its stuck timeout
+
 
 class Debouncer:
     def __init__(self, gpio, debounce_us, stuck_us, levels, now, long_i=-1, long_us=0):
@@ -61,11 +64,25 @@ class Debouncer:
         self.due_i = -1              # the button whose lock or timeout ends first
         self.due_at = now            # ... and when
         self.due_long = False        # ... and whether it is the long hold
+        # The running timers (a lock, or a held button's stuck timeout), one a button at
+        # most: ``timer`` says which, ``until`` when it ends, and ``_q`` is a ring of
+        # their buttons in the order they end (see ``_insert``).
+        self.timer = bytearray(n)
+        self.until = [now] * n
+        size = 1
+        while size < n:
+            size <<= 1
+        self._q = bytearray(size)
+        self._qmask = size - 1
+        self._qh = 0                 # the slot of the timer that ends first
+        self._qn = 0                 # timers running
         for i in range(n):
             # A button already closed at start-up is down but never pressed: if it stays
             # closed it is reported stuck, and it counts again only after a release.
             closed = 0 if levels & self.bits[i] else 1
             self.raw[i] = self.down[i] = closed
+            if closed:
+                self._arm(i, stuck_us, _HELD)
         self._plan()
 
     def feed(self, stamp, levels, out):
@@ -101,68 +118,112 @@ class Debouncer:
             self._turn(i, self._stamp, self._into)
 
     def poll(self, now, out):
-        """End every lock and stuck timeout due by ``now``, earliest first."""
-        while self.due_i >= 0 and diff(now, self.due_at) >= 0:
+        """End every lock and stuck timeout due by ``now``, earliest first (``diff(now,
+        due_at) >= 0`` written out: it is asked at every snapshot)."""
+        while self.due_i >= 0 and ((now - self.due_at) & _MASK) < _HALF:
             i = self.due_i
-            if self.locked[i]:
+            if self.due_long:
+                self.long_done = True
+                out.append((LONG, i, self.due_at))
+            elif self.locked[i]:
                 self.locked[i] = 0
                 if self.raw[i] != self.down[i]:
                     # The contact changed again during the lock: its last change is the edge.
                     self._turn(i, self.raw_at[i], out)
                     continue
-            elif self.due_long:
-                self.long_done = True
-                out.append((LONG, i, self.due_at))
+                self._unlocked(i)
             else:
                 self.stuck[i] = 1
                 out.append((STUCK, i, self.due_at))
+                self._disarm(i)
             self._plan()
 
-    def _plan(self):
-        """Find the lock or timeout that ends first (``due_i`` -1: none runs).
+    def _unlocked(self, i):
+        """Button ``i``'s lock ended with the contact as it was accepted: held, its stuck
+        timeout runs from the press; let go, nothing runs for it."""
+        if self.down[i] and not self.stuck[i]:
+            self._arm(i, self.stuck_us, _HELD)
+        else:
+            self._disarm(i)
 
-        It runs at every accepted edge, so it is one loop with no call inside: on a board
-        a call costs more than the arithmetic, and more than the heap frame this function
-        is given for its locals (it never runs in an idle pass): the arrays are read from
-        locals, not attributes, since a board looks an attribute up in a map. ``clock.add`` and
-        ``clock.diff`` are written out (tests/test_debounce.py holds it to them)."""
+    def _plan(self):
+        """Say which lock or timeout ends first (``due_i`` -1: none runs): the queue's
+        first, unless the main button's long hold ends sooner (or as soon: the long hold
+        of a button comes before its other timer, a lower button before a higher).
+
+        It runs at every accepted edge and every timer's end, so it looks at no more
+        than those two: a look at every button's timer (as it was) cost about 0.5 ms on
+        the chip at each of a storm's edges."""
         best = -1
-        best_at = 0
-        best_long = False
-        long_i = self.long_i if not self.long_done else -1
-        locked = self.locked
-        down = self.down
-        stuck = self.stuck
-        since = self.since
-        n = self.n
-        i = 0
-        while i < n:
-            if locked[i]:
-                span = self.debounce_us
-            elif down[i] and not stuck[i]:
-                span = self.stuck_us
-            else:
-                i += 1
-                continue
-            t = since[i] & _MASK
-            k = 2 if i == long_i and not locked[i] else 1
-            while k:
-                k -= 1
-                if k:
-                    span_k = self.long_us
-                else:
-                    span_k = span
-                at = t - (_MASK - (span_k & _MASK)) - 1       # add(t, span_k)
-                if at < 0:
-                    at = at + _MASK + 1
-                if best < 0 or ((at - best_at) & _MASK) >= _HALF:   # diff(at, best_at) < 0
-                    best = i
-                    best_at = at
-                    best_long = k == 1
-            i += 1
+        if self._qn:
+            best = self._q[self._qh]
+            self.due_at = self.until[best]
+        self.due_long = False
+        li = -1 if self.long_done else self.long_i
+        if li >= 0 and self.down[li] and not self.locked[li] and not self.stuck[li]:
+            at = self._end(li, self.long_us)
+            if best < 0 or ((at - self.due_at) & _MASK) >= _HALF or at == self.due_at and li <= best:
+                best = li
+                self.due_at = at
+                self.due_long = True
         self.due_i = best
-        self.due_at = best_at if best >= 0 else self.due_at
-        self.due_long = best_long
+
+    def _end(self, i, span):
+        """The tick ``span`` us after button ``i``'s last accepted edge (``clock.add``,
+        written out: no sum may reach 2**30, a heap integer on a board)."""
+        at = (self.since[i] & _MASK) - (_MASK - (span & _MASK)) - 1
+        if at < 0:
+            at = at + _MASK + 1
+        return at
+
+    def _arm(self, i, span, kind):
+        """Start button ``i``'s timer (``_LOCK`` or ``_HELD``), ending ``span`` us after
+        its last accepted edge, in place of the one it had."""
+        if self.timer[i]:
+            self._disarm(i)
+        at = (self.since[i] & _MASK) - (_MASK - (span & _MASK)) - 1    # _end(i, span)
+        if at < 0:
+            at = at + _MASK + 1
+        self.until[i] = at
+        self.timer[i] = kind
+        self._insert(i, at)
+
+    def _insert(self, i, at):
+        """Put button ``i``, its timer ending at ``at``, into the queue after every timer
+        that ends sooner, or as soon on a lower button. Every lock lasts as long, and so
+        does every stuck timeout, so a new timer nearly always ends last: the look starts
+        from the back and seldom moves anything."""
+        q = self._q
+        k = self._qh + self._qn          # the slot after the last, not yet wrapped
+        while k != self._qh:
+            j = q[(k - 1) & self._qmask]
+            d = (self.until[j] - at) & _MASK
+            if d >= _HALF or d == 0 and j < i:    # j ends sooner, or as soon and is lower
+                break
+            q[k & self._qmask] = j       # j ends later: one slot back
+            k -= 1
+        q[k & self._qmask] = i
+        self._qn += 1
+
+    def _disarm(self, i):
+        """Button ``i``'s timer stops and leaves the queue (nearly always from its front:
+        a timer that ended)."""
+        if not self.timer[i]:
+            return
+        self.timer[i] = 0
+        q = self._q
+        k = self._qh
+        if q[k] == i:
+            self._qh = (k + 1) & self._qmask
+            self._qn -= 1
+            return
+        end = k + self._qn - 1
+        while q[k & self._qmask] != i:
+            k += 1
+        while k != end:
+            q[k & self._qmask] = q[(k + 1) & self._qmask]
+            k += 1
+        self._qn -= 1
 
     def _turn(self, i, stamp, out):
         self.down[i] = self.raw[i]
@@ -177,28 +238,22 @@ class Debouncer:
             out.append((UNSTUCK, i, stamp))
         else:
             out.append((RELEASE, i, stamp))
-        if self.due_i < 0 or self.due_i == i:
-            self._plan()
-        else:
-            self._sooner(i)
-
-    def _sooner(self, i):
-        """Button ``i`` has just been locked and what ran first was another's: that one
-        still runs first unless ``i``'s lock ends sooner (or as soon, ``i`` being the
-        lower button, as ``_plan`` would have it). Half the plans of a storm, in a step."""
-        at = (self.since[i] & _MASK) - (_MASK - (self.debounce_us & _MASK)) - 1   # add(since, debounce_us)
-        if at < 0:
-            at = at + _MASK + 1
-        if ((at - self.due_at) & _MASK) >= _HALF or at == self.due_at and i < self.due_i:
-            self.due_i = i
-            self.due_at = at
-            self.due_long = False
+        self._arm(i, self.debounce_us, _LOCK)
+        self._plan()
 
     def configure(self, debounce_us, stuck_us, long_us):
         """New lock, stuck and long-hold times; the ones running are measured by them."""
         self.debounce_us = debounce_us
         self.stuck_us = stuck_us
         self.long_us = long_us
+        self._qn = 0
+        for i in range(self.n):
+            self.timer[i] = 0
+        for i in range(self.n):
+            if self.locked[i]:
+                self._arm(i, debounce_us, _LOCK)
+            elif self.down[i] and not self.stuck[i]:
+                self._arm(i, stuck_us, _HELD)
         self._plan()
 
     def wait_us(self, now):
