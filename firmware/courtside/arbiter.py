@@ -115,7 +115,7 @@ class Contest:
         """The press at ``place`` as a ``Press``, with its verdict once judged."""
         p = Press(self.n[place], self.player[place], self.button[place], self.stamp[place])
         p.contest = self.number
-        p.lag = diff(p.stamp, self.first)
+        p.lag = self.lag_of(place)
         p.early = self.came_early[place] == 1
         if self.order is not None:
             self._verdict_of(p, place)
@@ -365,7 +365,7 @@ class Arbiter:
         contest.add(self.presses, player, button, stamp)
         if self._answer(player, button, stamp):
             contest.came_early[-1] = 1
-        return len(contest) - 1
+        return len(contest.n) - 1      # its place (no call to __len__: a storm's hot path)
 
     def _open_for(self, stamp):
         """The contest a press stamped ``stamp`` joins: the open one, or a new one (the
