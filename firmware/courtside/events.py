@@ -22,6 +22,8 @@ from micropython import const
 
 from courtside import STREAM  # noqa: F401 - the stream's version, kept with VERSION
 
+_SHELF_MASK = const(15)   # the shelves of quoted names (``_QUOTED``, below) less one
+
 # Every kind and its fields, one kind a line: the fields it always has, then after "|"
 # the ones it has only sometimes. One string, not a dict: a board that only writes lines
 # keeps a few hundred bytes of it rather than a table of objects.
@@ -242,15 +244,26 @@ _PART_ROOM = 640
 
 
 def _items(out, d):
-    """The members of dict ``d``, keys in sorted order."""
+    """The members of dict ``d``, keys in sorted order. A name already quoted (every
+    field name a board writes, once seen) and a value that is an int are written here,
+    not by a call each: on the chip a call costs more than the writing."""
     keys = sorted(d)
     i = 0
     while i < len(keys):
         if i:
             out += b","
-        _text(out, keys[i])
+        key = keys[i]
+        q = _QUOTED[hash(key) & _SHELF_MASK].get(key)
+        if q is None:
+            _text(out, key)
+        else:
+            out += q
         out += b":"
-        _put(out, d[keys[i]])
+        v = d[key]
+        if type(v) is int:
+            out += b"%d" % v
+        else:
+            _put(out, v)
         i += 1
 
 
@@ -312,7 +325,6 @@ def _list(out, v):
 # collection on the chip took 21-22 ms where it takes 9-11 when this was one dict of 54
 # names (docs/firmware.md, "Memory"). About 200 names: 16 shelves of about 12 keep the
 # sum near its least (32 of about 6 left 6 of 227 collections overflowing, 16 none).
-_SHELF_MASK = const(15)
 _QUOTED: tuple = tuple({} for _ in range(_SHELF_MASK + 1))
 
 
