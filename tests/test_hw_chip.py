@@ -53,6 +53,71 @@ def test_the_deployed_form_of_the_native_code_runs_the_same(micropython, tmp_pat
     assert finish_figures(run_mp(micropython, "finish_same.py", tmp_path / "fw"))["differ"] == 0
 
 
+# The PIO drain's words in machine code --------------------------------------------------
+
+PERIOD = 1 << 30
+F = 125_000_000
+
+
+def _drain_plan(rng, words=64, ring=16, in_base=2, width=17):
+    """Takes of a PIO capture's words as the state machine pushes them (a levels word,
+    then its count word; a lone count word at the counter's wrap), with what goes wrong
+    now and then: a count word lost, a pair that changes no button pin, more words than
+    the buffer holds between two takes, a take whole counter periods late, a ring too
+    small for a take's pairs."""
+    mask = ((1 << width) - 1) << in_base
+    start = rng.randrange(PERIOD)
+    loops = 0
+    pins = (1 << width) - 1
+    takes = []
+    for _ in range(rng.randrange(5, 40)):
+        batch = []
+        for _ in range(rng.choice([0, 1, 2, 3, 8, 20, 40])):
+            loops += rng.choice([1, 2, 2000, 20_000, 500_000, rng.randrange(1, 3_000_000)])
+            kind = rng.random()
+            if kind < 0.05:
+                batch.append((-loops) & (PERIOD - 1))                    # a wrap mark
+                continue
+            if kind > 0.1:
+                pins ^= 1 << rng.randrange(width)                      # else noise: no pin changed
+            batch.append((~pins) & 0xFFFFFFFF)                          # levels word, bit 31 set
+            if rng.random() > 0.03:
+                batch.append((-loops) & (PERIOD - 1))                    # its count word (else lost)
+        tick = start + loops * 6 * 1_000_000 // F
+        late = rng.choice([0, 0, 0, 3, 1000, 2 * 53_687_091 + 7])         # whole periods, now and then
+        takes.append((batch, (tick + late) % PERIOD))
+    last = [(~(pins ^ 1)) & 0xFFFFFFFF, (-(loops + 10)) & (PERIOD - 1)] * 4
+    return {"words": words, "ring": ring, "in_base": in_base, "width": width, "mask": mask,
+            "freq": F, "start": start, "takes": takes, "last": last,
+            "last_now": (start + (loops + 10) * 6 * 1_000_000 // F) % PERIOD}
+
+
+def test_the_machine_code_drain_takes_the_words_as_the_bytecode_loop_does(micropython):
+    """After every take of every plan the two drains hold the same: snapshots put, the
+    ring's contents and drops, the words read, a levels word waiting, the counts of
+    overrun, unpaired, marks and noise, the stamper's anchor. Between them the plans
+    reach every way the machine code stops, and the bytecode loop's every branch."""
+    import random
+    stops = [0, 0, 0]
+    seen = {"put": 0, "dropped": 0, "overrun": 0, "unpaired": 0, "marks": 0, "noise": 0}
+    for seed in range(8):
+        rng = random.Random(seed)
+        plan = _drain_plan(rng, words=rng.choice([16, 64, 256]), ring=rng.choice([8, 64, 1024]))
+        out = run_mp(micropython, "native_drain_same.py", FIRMWARE, stdin=json.dumps(plan).encode())
+        *takes, codes, last = out.strip().split("\n")
+        assert last == "heap untouched"
+        assert len(takes) == len(plan["takes"])
+        for line in takes:
+            bytecode, machine = json.loads(line)
+            assert machine == bytecode, seed
+            seen["put"] += bytecode[0]
+        for key, at in (("dropped", 2), ("overrun", 7), ("unpaired", 8), ("marks", 9), ("noise", 10)):
+            seen[key] += bytecode[at]
+        stops = [a + b for a, b in zip(stops, json.loads(codes))]
+    assert all(stops), stops
+    assert all(seen.values()), seen
+
+
 def test_the_tick_anchor_writes_only_just_after_a_clean_tick(micropython):
     # The PIO capture's anchor in machine code, its timer moved by a second thread while
     # the viper loop reads it: written once the timer ticks on by one (across the 32-bit

@@ -195,11 +195,19 @@ class Drain:
         self.in_base = in_base
         self.width_mask = (1 << width) - 1
         self.mask = mask
+        self.fast = None         # machine code for the words (``use``), or None
         self.restart()
         self.overrun = 0         # words the DMA overwrote before they were read
         self.unpaired = 0        # levels words whose count word never came
         self.marks = 0           # wrap marks seen
         self.noise = 0           # changes on non-button pins inside the window, skipped
+
+    def use(self, make):
+        """Take the words with machine code from now on: ``make(self)`` builds it
+        (``courtside.hw.native.DrainWords``, the same results many times faster). The
+        bytecode loop stays for the words the machine code leaves to it: a levels word
+        whose count word was lost, a count word whose anchor lies whole periods back."""
+        self.fast = make(self)
 
     def restart(self):
         """Forget the words of an earlier run: the DMA counts from 0 again."""
@@ -222,12 +230,31 @@ class Drain:
         return self._take(written, now)
 
     def _take(self, written, now):
-        """Every new word, in order, in one loop: a levels word waits for its count word,
-        and the pair becomes one snapshot (a board pays more for a call than for the work
-        in it, so the pair is handled here, not in a function per word)."""
+        """The new words, ``_TAKE_WORDS`` at most: by the machine code (``use``) where
+        there is some, each word it leaves by the bytecode loop; else all by the loop."""
         ix = self._first(written)
         if written - ix > _TAKE_WORDS:
             written = ix + _TAKE_WORDS
+        if self.fast is None:
+            return self._words(ix, written, now)
+        moved = 0
+        self.read = ix
+        while ix != written:
+            moved += self.fast.take(self, written, now)      # from self.read on
+            ix = self.read
+            if self.fast.code == 0:      # all taken, or the ring is full
+                break
+            moved += self._words(ix, ix + 1, now)
+            if self.read == ix:
+                break                    # the ring is full
+            ix = self.read
+        return moved
+
+    def _words(self, ix, written, now):
+        """Every word from ``ix`` up to ``written``, in order, in one loop: a levels word
+        waits for its count word, and the pair becomes one snapshot (a board pays more
+        for a call than for the work in it, so the pair is handled here, not in a
+        function per word)."""
         h = self.halves
         ring = self.ring
         moved = 0

@@ -1,9 +1,12 @@
-"""The hardware layer's machine code: the IRQ handler, the frame finisher and packer.
+"""The hardware layer's machine code: the IRQ handler, the PIO drain's loop, the frame
+finisher and packer.
 
-``NativeCapture`` is the hard-IRQ capture of ``courtside.capture.IrqCapture``, ``finish``
-the frame finisher of ``courtside.power.finish`` (brightness, then the power cap), and
-``pack`` the frame packer of ``courtside.hw.chain``, written for MicroPython's viper
-emitter: the same results, many times faster (bench/chip.py, bench/frame_cost.py).
+``NativeCapture`` is the hard-IRQ capture of ``courtside.capture.IrqCapture``,
+``drain_words`` the loop over new words of ``courtside.piostamp.Drain`` (its stamper's
+``place`` inside), ``finish`` the frame finisher of ``courtside.power.finish``
+(brightness, then the power cap), and ``pack`` the frame packer of
+``courtside.hw.chain``, written for MicroPython's viper emitter: the same results, many
+times faster (bench/chip.py, bench/frame_cost.py; the drain's in the chip tier).
 
 The handler reads the pins, then the clock, back to back: its first two loads are the
 SIO ``GPIO_IN`` register (every pin at once) and the timer's raw low word ``TIMERAWL``
@@ -169,6 +172,167 @@ def enable_on_tick(timer_low, enable, bits: int, spins: int) -> int:
             return t & 0x3FFFFFFF
         n -= 1
     return -1
+
+
+# The PIO drain's words in machine code (``courtside.piostamp.Drain.use``): its state in
+# one array of words, these places in it. Drain copies its attributes and its stamper's
+# in before a call and out after it; the constants are written once.
+_IX = const(0)          # the next word to read (counted like the DMA's words written)
+_END = const(1)         # where to stop
+_NOW = const(2)         # the tick of the take (places a count word's period)
+_PENDING = const(3)     # a levels word waits for its count word
+_LEVELS = const(4)      # ... its levels, on their GPIO bits
+_LAST = const(5)        # the levels last put into the ring (-1: none yet)
+_COUNT = const(6)       # the stamper's anchor: its count word,
+_TICKS = const(7)       # ... its tick,
+_FRAC = const(8)        # ... and the fraction of a microsecond beyond it
+_MOVED = const(9)       # out: snapshots put into the ring
+_NOISE = const(10)      # out: pairs that changed no button pin
+_MARKS = const(11)      # out: wrap marks seen
+_WMASK = const(12)      # the DMA buffer's words less one
+_IN_BASE = const(13)
+_WIDTH_MASK = const(14)
+_MASK = const(15)       # the button pins
+_NUM = const(16)        # microseconds per loop = NUM / DEN
+_DEN = const(17)
+_HALF = const(18)       # DEN / 2: half a microsecond
+_PERIOD_HALF = const(19)    # half the counter's period, in whole microseconds
+_RING_MASK = const(20)
+DRAIN_WORDS = 21        # the state array's length
+
+
+@micropython.viper
+def drain_words(halves, st, stamps, levels, ix) -> int:
+    """``courtside.piostamp.Drain``'s loop over new words, the stamper's ``place`` inside
+    it, with the same results: a levels word waits for its count word, the pair becomes
+    one snapshot in the capture ring (``stamps``, ``levels``, ``ix``: its arrays), a count
+    word on its own is a wrap mark. It stops at ``st[_END]``, or short of a pair when the
+    ring is full (0), or before a word it leaves to the bytecode loop: a levels word while
+    one waits already (1), a count word whose anchor lies whole periods back (2)."""
+    h = ptr16(halves)
+    s = ptr32(st)
+    rs = ptr32(stamps)
+    rl = ptr32(levels)
+    rix = ptr32(ix)
+    i = s[_IX]
+    pending = s[_PENDING]
+    lv = s[_LEVELS]
+    last = s[_LAST]
+    count = s[_COUNT]
+    ticks = s[_TICKS]
+    frac = s[_FRAC]
+    head = rix[0]
+    s[_MOVED] = 0
+    s[_NOISE] = 0
+    s[_MARKS] = 0
+    code = 0
+    while i != s[_END]:
+        j = (i & s[_WMASK]) << 1
+        hi = int(h[j + 1])
+        lo = int(h[j])
+        if hi & 0x8000:
+            if pending:
+                code = 1
+                break
+            pending = 1
+            lv = ((((~hi) & 0xFFFF) << 16 | ((~lo) & 0xFFFF)) & s[_WIDTH_MASK])
+            lv = (lv << s[_IN_BASE]) & s[_MASK]
+        else:
+            if pending and ((head - int(rix[1])) & s[_RING_MASK]) >= s[_RING_MASK]:
+                break                        # the ring is full: the pair waits
+            c = hi << 16 | lo
+            d = (count - c) & 0x3FFFFFFF     # loops since the anchor
+            q = d // s[_DEN]
+            rem = (d - q * s[_DEN]) * s[_NUM] + frac
+            us = q * s[_NUM] + rem // s[_DEN]
+            late = (s[_NOW] - ticks) & 0x3FFFFFFF
+            if late >= 0x20000000:
+                late = late - 0x3FFFFFFF - 1
+            if late - us > s[_PERIOD_HALF]:
+                code = 2
+                break
+            count = c
+            frac = rem % s[_DEN]
+            ticks = (ticks + us) & 0x3FFFFFFF
+            if pending:
+                pending = 0
+                if lv == last:
+                    s[_NOISE] += 1
+                else:
+                    last = lv
+                    rs[head] = (ticks + 1) & 0x3FFFFFFF if frac >= s[_HALF] else ticks
+                    rl[head] = lv
+                    head = (head + 1) & s[_RING_MASK]
+                    s[_MOVED] += 1
+            else:
+                s[_MARKS] += 1
+        i += 1
+    rix[0] = head
+    s[_IX] = i
+    s[_PENDING] = pending
+    s[_LEVELS] = lv
+    s[_LAST] = last
+    s[_COUNT] = count
+    s[_TICKS] = ticks
+    s[_FRAC] = frac
+    return code
+
+
+class DrainWords:
+    """``drain_words`` for one ``courtside.piostamp.Drain`` (``Drain.use``): its state
+    array, the constants written once, the rest copied in and out around each call."""
+
+    def __init__(self, drain):
+        st = array("i", bytes(4 * DRAIN_WORDS))
+        stamper = drain.stamper
+        st[_WMASK] = drain.wmask
+        st[_IN_BASE] = drain.in_base
+        st[_WIDTH_MASK] = drain.width_mask
+        st[_MASK] = drain.mask
+        st[_NUM] = stamper.num
+        st[_DEN] = stamper.den
+        st[_HALF] = stamper.half
+        st[_PERIOD_HALF] = stamper.period_us >> 1
+        st[_RING_MASK] = drain.ring.mask
+        self.st = st
+        self._stamps = drain.ring.stamps
+        self._levels = drain.ring.levels
+        self._ix = drain.ring.ix
+        self.code = 0            # why the last call stopped (``drain_words``)
+
+    def take(self, drain, end, now):
+        """Words from ``drain.read`` up to ``end``; returns the snapshots put, and leaves
+        ``drain.read`` at the first word not taken."""
+        self._copy_in(drain, end, now)
+        self.code = drain_words(drain.halves, self.st, self._stamps, self._levels, self._ix)
+        return self._copy_out(drain)
+
+    def _copy_in(self, drain, end, now):
+        st = self.st
+        st[_IX] = drain.read
+        st[_END] = end
+        st[_NOW] = now
+        st[_PENDING] = 1 if drain.pending else 0
+        st[_LEVELS] = drain.levels
+        st[_LAST] = drain.last
+        stamper = drain.stamper
+        st[_COUNT] = stamper.count
+        st[_TICKS] = stamper.ticks
+        st[_FRAC] = stamper.frac
+
+    def _copy_out(self, drain):
+        st = self.st
+        drain.read = st[_IX]
+        drain.pending = st[_PENDING] != 0
+        drain.levels = st[_LEVELS]
+        drain.last = st[_LAST]
+        stamper = drain.stamper
+        stamper.count = st[_COUNT]
+        stamper.ticks = st[_TICKS]
+        stamper.frac = st[_FRAC]
+        drain.noise += st[_NOISE]
+        drain.marks += st[_MARKS]
+        return st[_MOVED]
 
 
 _PATTERN = const(0x2BADF00D)         # below 2**30: a small int on a 32-bit port

@@ -283,6 +283,8 @@ class Pico:
             from courtside.hw.pio_capture import PioCapture
             capture = PioCapture(self.ring, pins)
             self._native = self._load_native()
+            if self._native:
+                capture.drainer.use(self._native.DrainWords)     # its words in machine code
             on_tick = _on_tick(self._native)
             capture.start(on_tick, timer_low() if on_tick else 0)
             self.capture = capture
