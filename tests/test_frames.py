@@ -88,7 +88,6 @@ CEILINGS = {
     "courtside.debounce:Debouncer._arm": 11,
     "courtside.debounce:Debouncer._insert": 11,
     "courtside.debounce:Debouncer._disarm": 11,
-    "courtside.debounce:Debouncer._unlocked": 11,
     "courtside.core:Core._edges": 11,
     "courtside.core:Core._count": 11,
     "courtside.core:Core._closing": 11,

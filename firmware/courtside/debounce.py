@@ -86,8 +86,9 @@ class Debouncer:
         self._plan()
 
     def feed(self, stamp, levels, out):
-        """One snapshot: every lock and timeout due before ``stamp`` ends first."""
-        if self.due_i >= 0:
+        """One snapshot: every lock and timeout due before ``stamp`` ends first (looked
+        at here first: most snapshots find nothing due, and a call costs on a board)."""
+        if self.due_i >= 0 and ((stamp - self.due_at) & _MASK) < _HALF:
             self.poll(stamp, out)
         changed = levels ^ self.level
         self.level = levels
@@ -131,20 +132,15 @@ class Debouncer:
                     # The contact changed again during the lock: its last change is the edge.
                     self._turn(i, self.raw_at[i], out)
                     continue
-                self._unlocked(i)
+                if self.down[i] and not self.stuck[i]:
+                    self._arm(i, self.stuck_us, _HELD)     # held: its stuck timeout runs
+                else:
+                    self._disarm(i)
             else:
                 self.stuck[i] = 1
                 out.append((STUCK, i, self.due_at))
                 self._disarm(i)
             self._plan()
-
-    def _unlocked(self, i):
-        """Button ``i``'s lock ended with the contact as it was accepted: held, its stuck
-        timeout runs from the press; let go, nothing runs for it."""
-        if self.down[i] and not self.stuck[i]:
-            self._arm(i, self.stuck_us, _HELD)
-        else:
-            self._disarm(i)
 
     def _plan(self):
         """Say which lock or timeout ends first (``due_i`` -1: none runs): the queue's
@@ -180,7 +176,11 @@ class Debouncer:
         """Start button ``i``'s timer (``_LOCK`` or ``_HELD``), ending ``span`` us after
         its last accepted edge, in place of the one it had."""
         if self.timer[i]:
-            self._disarm(i)
+            if self._q[self._qh] == i:   # the timer that just ended: the queue's front
+                self._qh = (self._qh + 1) & self._qmask
+                self._qn -= 1
+            else:
+                self._disarm(i)
         at = (self.since[i] & _MASK) - (_MASK - (span & _MASK)) - 1    # _end(i, span)
         if at < 0:
             at = at + _MASK + 1
