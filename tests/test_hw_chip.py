@@ -403,3 +403,18 @@ def test_scale_and_limit_give_the_results_of_their_plain_formulas():
         scale = power.BUDGET_UNITS * 256 // total if total > power.BUDGET_UNITS else 256
         want = bytes(v * scale >> 8 for v in frame) if scale < 256 else bytes(frame)
         assert power.limit(frame) == scale and bytes(frame) == want
+
+
+def test_the_chip_tiers_parts_script_runs_and_times_every_part(micropython, tmp_path):
+    """bench/chip/parts_board.py, which the chip tier pastes in at a board's REPL, runs
+    on the unix port from the firmware's source and times each piece it names."""
+    (tmp_path / "pinmap.json").write_bytes((ROOT / "hardware" / "pinmap.json").read_bytes())
+    env = dict(os.environ, MICROPYPATH=str(FIRMWARE))
+    run = subprocess.run([micropython, str(ROOT / "bench" / "chip" / "parts_board.py")], cwd=tmp_path,
+                         env=env, capture_output=True, text=True, timeout=120, check=False)
+    assert run.returncode == 0, run.stdout + run.stderr
+    lines = run.stdout.split("\n")
+    parts = dict(line.split()[1:] for line in lines if line.startswith("@@part "))
+    assert set(parts) == {"call", "debouncer-snapshot", "drain-change-bytecode", "drain-change-native",
+                          "encode-press", "encode-release"}
+    assert all(float(us) >= 0 for us in parts.values()) and "@@end" in lines

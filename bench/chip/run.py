@@ -9,7 +9,8 @@ reset to ``hello``; heap allocations in an idle second; the heap and the deepest
 (the ``mem`` command); a command answered while idle; a Dodge Ball game and a refereed
 Deathball game each played at a table's pace (presses every 80 ms, pairs 20 us - 1 ms
 apart) and in a storm (a press every millisecond); a burst of 2,000 command lines, then
-``ping``. Each game's presses are also played through the simulator, which says how many
+``ping``; and, at the REPL, what single pieces of the work cost (``parts_board.py``).
+Each game's presses are also played through the simulator, which says how many
 press lines the board must report. It prints every figure beside its goal and exits 1 on
 a crash, a lost press or a lost line (goals missed are reported, not failed: they are the
 figures to work on). docs/firmware.md, "The chip tier", says how to run it.
@@ -174,6 +175,35 @@ def start_cost(board):
     board.send("\x04")                       # a soft reset: the firmware runs again
     board.until(lambda s: '"ev":"lobby"' in s, 20000, step_ms=5)
     return {"modules at start": int(n), "their import ms": int(us) / 1000, "their heap bytes": int(heap)}
+
+
+PARTS = os.path.join(HERE, "parts_board.py")
+
+
+def parts(board):
+    """What single pieces of the work cost on the board: ``parts_board.py`` pasted in at
+    the REPL (a call, a snapshot through the debouncer, a change through the PIO drain by
+    bytecode and by machine code, a press and a release line encoded), in µs each."""
+    board.send("\x03")
+    if board.until(lambda s: "REPL is free" in s, 3000) is None:
+        return {}
+    board.run_ms(100)
+    mark = len(board.lines)
+    board.send("\x05")
+    board.run_ms(50)
+    with open(PARTS) as f:
+        board.send(f.read().replace("\n", "\r"))
+    board.send("\x04")
+    if board.until(lambda s: s.startswith(("@@end", "Traceback")), 60000, step_ms=20) is None:
+        return {}
+    figs = {}
+    for _, text in board.lines[mark:]:
+        if text.startswith("@@part "):
+            _, name, us = text.split()
+            figs["part: %s us" % name] = float(us)
+    board.send("\x04")                       # a soft reset: the firmware runs again
+    board.until(lambda s: '"ev":"lobby"' in s, 20000, step_ms=5)
+    return figs
 
 
 def idle(board, seconds=2):
@@ -372,6 +402,7 @@ def measure(args, capture, workdir, scenarios, expected):
         problems += bad
         figs.update({"at end: " + k: v for k, v in mem(board).items()})
         figs.update(start_cost(board))
+        figs.update(parts(board))
     finally:
         rig.stop()
     return figs, problems
