@@ -260,7 +260,11 @@ def test_an_hour_of_play_runs_on_the_unix_port_in_a_small_heap(tmp_path, micropy
     # once the encoder kept its names on 32 shelves, so 168 KiB. The arbiter's contest in
     # columns (a storm's presses a few dozen bytes each, not an object each) made the
     # source the port compiles larger: 172 KiB runs it here where 164 did, so 176 KiB.
-    small = subprocess.run([micropython, "-X", "heapsize=176k", "-m", "courtside_sim.headless", str(script)],
+    # That left no margin: from this checkout 174 KiB fails and 176 runs (the tree
+    # before this round's debouncer queue: 172 fails too), and a full `make test` failed
+    # here once at 176, the collector's look at the C stack differing from run to run.
+    # 8 KiB more, so a small heap is still what is tested, and never the edge.
+    small = subprocess.run([micropython, "-X", "heapsize=184k", "-m", "courtside_sim.headless", str(script)],
                            capture_output=True, text=True, timeout=600, check=False,
                            env=dict(__import__("os").environ, MICROPYPATH=PYPATH + ":.frozen"))
     assert small.returncode == 0, small.stdout[-1500:] + small.stderr[-1500:]
