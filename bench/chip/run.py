@@ -3,6 +3,7 @@
     python bench/chip/run.py --rig RIG_FOLDER             # an emulated RP2040 this starts
     python bench/chip/run.py --rig RIG_FOLDER --quick     # fewer presses: minutes, not a quarter hour
     python bench/chip/run.py --rig RIG_FOLDER --firmware OLD_TREE/firmware   # another tree, same runs
+    python bench/chip/run.py --rig RIG_FOLDER --parts     # only what single pieces of the work cost
 
 For each capture (PIO, then IRQ) it powers the board up, and measures: power-on and soft
 reset to ``hello``; heap allocations in an idle second; the heap and the deepest C stack
@@ -439,6 +440,19 @@ def report(results):
         print("%-*s  %-22s %s" % (width, k, goals.get(k, ""), "  ".join(cells)))
 
 
+def parts_only(args, workdir, began):
+    if not args.no_deploy:
+        deploy(args.rig, workdir, args.uf2, args.firmware, args.frozen)
+    rig, board, _, hello = power_on(args.rig, workdir, args.uf2)
+    try:
+        figs = parts(board)
+    finally:
+        rig.stop()
+    report({hello["capture"]: (figs, [])})
+    print("\n%.0f s on this machine; rig files in %s" % (time.time() - began, workdir))
+    return 0 if figs else 1
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--rig", required=True, help="the emulator's folder (rp2emu.mjs, firmware/)")
@@ -455,12 +469,16 @@ def main(argv=None):
                     help="the image (--uf2) has the courtside package frozen in: deploy, then take "
                          "the package off the flash so the frozen one runs")
     ap.add_argument("--json", help="write the figures here too")
+    ap.add_argument("--parts", action="store_true",
+                    help="only what single pieces of the work cost (parts_board.py): minutes")
     args = ap.parse_args(argv)
     global SYMBOLS
     SYMBOLS = args.symbols
     presses, storm = (150, 300) if args.quick else (600, 1000)
     workdir = tempfile.mkdtemp(prefix="courtside-chip-")
     began = time.time()
+    if args.parts:
+        return parts_only(args, workdir, began)
     all_scenarios = games.scenarios(args.seed, presses, storm, os.path.join(ROOT, "tests", "scripts"))
     wanted = [s for s in args.only.split(",") if s]
     scenarios = {}
