@@ -156,25 +156,37 @@ print('@@IMPORTS', len(names), time.ticks_diff(t1, t0), gc.mem_alloc() - heap0)
 """
 
 
+def at_repl(board, text, done, limit_ms, step_ms=2):
+    """Stop the firmware, paste ``text`` in at the REPL (paste mode: the lines as they
+    are) and run it; once a line it prints satisfies ``done``, start the firmware again
+    and return the lines since the paste. None, the firmware left stopped, when Ctrl-C
+    did not stop it or ``done`` never came within ``limit_ms``."""
+    board.send("\x03")
+    if board.until(lambda s: "REPL is free" in s, 3000) is None:
+        return None
+    board.run_ms(100)
+    mark = len(board.lines)
+    board.send("\x05")
+    board.run_ms(50)
+    board.send(text.replace("\n", "\r"))
+    board.send("\x04")
+    if board.until(done, limit_ms, step_ms=step_ms) is None:
+        return None
+    printed = [line for _, line in board.lines[mark:]]
+    board.send("\x04")                       # a soft reset: the firmware runs again
+    board.until(lambda s: '"ev":"lobby"' in s, 20000, step_ms=5)
+    return printed
+
+
 def start_cost(board):
     """What loading the firmware's modules costs: after a fresh start, the modules it has
     loaded are taken out of ``sys.modules`` at the REPL and imported again, timed, and
     the heap they hold measured (what a frozen build would not spend)."""
     soft_reset(board)
-    board.send("\x03")
-    if board.until(lambda s: "REPL is free" in s, 3000) is None:
+    printed = at_repl(board, _IMPORTS, lambda s: s.startswith("@@IMPORTS"), 20000)
+    if printed is None:
         return {}
-    board.run_ms(100)
-    board.send("\x05")                       # paste mode: the lines as they are
-    board.run_ms(50)
-    board.send(_IMPORTS.replace("\n", "\r"))
-    board.send("\x04")
-    got = board.until(lambda s: s.startswith("@@IMPORTS"), 20000)
-    if not got:
-        return {}
-    _, n, us, heap = got[1].split()
-    board.send("\x04")                       # a soft reset: the firmware runs again
-    board.until(lambda s: '"ev":"lobby"' in s, 20000, step_ms=5)
+    _, n, us, heap = next(line for line in printed if line.startswith("@@IMPORTS")).split()
     return {"modules at start": int(n), "their import ms": int(us) / 1000, "their heap bytes": int(heap)}
 
 
@@ -185,25 +197,13 @@ def parts(board):
     """What single pieces of the work cost on the board: ``parts_board.py`` pasted in at
     the REPL (a call, a snapshot through the debouncer, a change through the PIO drain by
     bytecode and by machine code, a press and a release line encoded), in µs each."""
-    board.send("\x03")
-    if board.until(lambda s: "REPL is free" in s, 3000) is None:
-        return {}
-    board.run_ms(100)
-    mark = len(board.lines)
-    board.send("\x05")
-    board.run_ms(50)
     with open(PARTS) as f:
-        board.send(f.read().replace("\n", "\r"))
-    board.send("\x04")
-    if board.until(lambda s: s.startswith(("@@end", "Traceback")), 60000, step_ms=20) is None:
-        return {}
+        printed = at_repl(board, f.read(), lambda s: s.startswith(("@@end", "Traceback")), 60000, step_ms=20)
     figs = {}
-    for _, text in board.lines[mark:]:
-        if text.startswith("@@part "):
-            _, name, us = text.split()
+    for line in printed or ():
+        if line.startswith("@@part "):
+            _, name, us = line.split()
             figs["part: %s us" % name] = float(us)
-    board.send("\x04")                       # a soft reset: the firmware runs again
-    board.until(lambda s: '"ev":"lobby"' in s, 20000, step_ms=5)
     return figs
 
 
